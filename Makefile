@@ -1,0 +1,118 @@
+# cbpf-jit: Debian's Linux 6.1 with a direct classic BPF JIT, as a package and
+# a QEMU appliance. The two commands a user needs (README.md):
+#
+#   make run     build what is stale, boot the appliance on this terminal
+#   make check   host tests, build what is stale, boot headless, gate on the
+#                boot-time report (out/report.json, out/report.txt)
+#
+# Developers: make deb | image | test-host | fuzz | tree | patches-export |
+# patches-import | repro | lint | clean (README.md "Working on the kernel").
+
+SHELL := /bin/sh
+VERSION := $(shell dpkg-parsechangelog -S Version 2>/dev/null)
+OUT := out
+DEBS := build/debs
+KSRC := build/linux-dev
+CHECK_TIMEOUT ?= 2400
+
+# Everything a .deb is made of; the image is made of the .debs and image/.
+DEB_INPUTS := $(shell find debian patches sysctl.d tests/boot -type f \
+	-not -path 'debian/.debhelper/*' -not -path 'debian/linux-image-*' \
+	-not -path 'debian/cbpf-jit-*/*' -not -name '*.substvars' \
+	-not -name '*.debhelper.log' -not -name 'debhelper-build-stamp' -not -name files \
+	-not -path 'tests/boot/seccomp-check' 2>/dev/null)
+IMAGE_INPUTS := mkosi.conf $(shell find image -type f 2>/dev/null)
+
+.PHONY: all run check deps deb image test-host fuzz tree patches-export \
+	patches-import repro lint clean
+
+all: image
+
+deps:
+	@image/install-host-deps
+
+# The Debian packages, built incrementally: -nc keeps the kernel tree of the
+# previous build (build/pkg-vm) so only what changed is rebuilt.
+deb: deps $(DEBS)/.stamp
+$(DEBS)/.stamp: $(DEB_INPUTS)
+	@echo "== building the Debian packages ($(VERSION)); log: build/logs/deb.log"
+	@mkdir -p build/logs $(DEBS)
+	@start=$$(date +%s); \
+	if ! dpkg-buildpackage -b -uc -us -nc > build/logs/deb.log 2>&1; then \
+	  echo "error: dpkg-buildpackage failed; last lines of build/logs/deb.log:" >&2; \
+	  grep -E 'error|Error' build/logs/deb.log | tail -n 15 >&2; exit 1; fi; \
+	echo "   built in $$(($$(date +%s) - start))s"
+	@rm -f $(DEBS)/*.deb
+	@mv ../linux-image-*_$(VERSION)_amd64.deb ../cbpf-jit-*_$(VERSION)_*.deb $(DEBS)/
+	@mv ../linux-cbpfjit_$(VERSION)_amd64.buildinfo ../linux-cbpfjit_$(VERSION)_amd64.changes build/logs/
+	@ls -l $(DEBS)/*.deb | awk '{ print "   " $$NF " (" $$5 " bytes)" }'
+	@touch $@
+
+image: deb build/image/.stamp
+build/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
+	@echo "== building the appliance image with mkosi; log: build/logs/mkosi.log"
+	@mkdir -p build/logs build/image
+	@start=$$(date +%s); \
+	if ! mkosi --force build > build/logs/mkosi.log 2>&1; then \
+	  echo "error: mkosi build failed; last lines of build/logs/mkosi.log:" >&2; \
+	  tail -n 25 build/logs/mkosi.log >&2; exit 1; fi; \
+	echo "   built in $$(($$(date +%s) - start))s: $$(ls build/image/*.raw)"
+	@touch $@
+
+run: image
+	@kvm=$$(image/detect-accel build/image/*.vmlinuz); \
+	if [ "$$kvm" = kvm ]; then kvm=yes; else kvm=no; fi; \
+	echo "== booting the appliance (log in as root; 'poweroff' to leave)"; \
+	mkosi --qemu-kvm=$$kvm qemu
+
+check: test-host image
+	@echo "== booting the appliance headless for the boot-time checks"
+	@image/boot-check $(OUT) $(CHECK_TIMEOUT)
+
+# Host-side tests of the code generator, compiled from the kernel tree.
+test-host: tree
+	@if [ -f tests/host/Makefile ]; then $(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(KSRC); \
+	else echo "test-host: no host tests yet"; fi
+
+fuzz: tree
+	$(MAKE) -C tests/host fuzz KSRC=$(CURDIR)/$(KSRC)
+
+# The developers' kernel tree: pristine linux-source-6.1 (git tag "base")
+# plus patches/ as commits. Created when missing; never committed.
+tree: $(KSRC)/.git/HEAD
+$(KSRC)/.git/HEAD:
+	@$(MAKE) --no-print-directory deps
+	@echo "== creating $(KSRC) from /usr/src/linux-source-6.1.tar.xz + patches/"
+	@rm -rf $(KSRC) && mkdir -p build
+	@tar -C build -xf /usr/src/linux-source-6.1.tar.xz && mv build/linux-source-6.1 $(KSRC)
+	@cd $(KSRC) && git init -q && git add -A -f . && \
+	  git -c user.name=base -c user.email=base@localhost commit -qm 'linux-source-6.1 (pristine)' && git tag base
+	@cd $(KSRC) && for p in $$(grep -v '^#' ../../patches/series | grep .); do \
+	  git -c user.name=import -c user.email=import@localhost am -q ../../patches/$$p || \
+	    { echo "error: patches/$$p does not apply"; exit 1; }; done
+
+# Commits on top of "base" in the developers' tree -> patches/ (and back).
+patches-export:
+	@rm -f patches/*.patch
+	@cd $(KSRC) && git format-patch -q --no-numbered --zero-commit --no-signature -o ../../patches base..HEAD
+	@cd patches && ls *.patch > series 2>/dev/null || : > series
+	@echo "patches/: $$(grep -c . patches/series) patches"
+
+patches-import:
+	@cd $(KSRC) && git reset -q --hard base && for p in $$(grep -v '^#' ../../patches/series | grep .); do \
+	  git am -q ../../patches/$$p || { echo "error: patches/$$p does not apply"; exit 1; }; done
+	@echo "$(KSRC): $$(cd $(KSRC) && git rev-list --count base..HEAD) patches applied"
+
+# Two package builds from the same inputs in two different directories must
+# give bit-identical .debs.
+repro: deps
+	@tests/repro/check-reproducible
+
+lint: deb
+	@echo "== lintian"; lintian --info build/logs/linux-cbpfjit_$(VERSION)_amd64.changes || true
+	@echo "== shellcheck"; shellcheck -S warning image/install-host-deps image/detect-accel \
+	  image/boot-check tests/boot/cbpf-jit-check debian/apply-patches .ci/run
+
+clean:
+	rm -rf $(OUT) build/image build/debs build/logs
+	@[ ! -d build/pkg-vm ] || debian/rules clean
