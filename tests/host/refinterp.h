@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef HOST_REFINTERP_H
+#define HOST_REFINTERP_H
+#include <linux/filter.h>
+#include "skbmodel.h"
+
+/* Things a run did that libpcap's bpf_filter() models differently, so a
+ * libpcap comparison of that (program, packet) pair is not meaningful. */
+#define REF_F_ANC     1u /* an ancillary (SKF_AD_*) load ran */
+#define REF_F_NEGOFF  2u /* a load offset >= 2^31 (SKF_*_OFF) or X + k wrapped */
+#define REF_F_SHIFTX  4u /* shift by X with X >= 32 (kernel: X & 31) */
+
+/* Reference interpreter: the 6.1.192 conversion semantics. */
+u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *skb,
+	    unsigned int *flags);
+
+/* Port of bpf_check_classic() (filter.c:1063) incl. check_load_and_stores(). */
+int ref_check_classic(const struct sock_filter *insns, u32 len);
+
+/* 0 if bpf_convert_filter() (x86, 6.1.192) accepts a valid program,
+ * -EINVAL if a converted jump overflows s16 (incl. its first-pass quirk). */
+int ref_convert_check(const struct sock_filter *insns, u32 len);
+
+/* The kernel's own bpf_convert_filter(), extracted from KSRC at build time
+ * (kconv_extract.sh), called as bpf_migrate_filter() does: 0 or -EINVAL. */
+int kconv_check(const struct sock_filter *prog, int len);
+#endif

@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emitter unit tests: bytes checked by disassembling them with objdump and
+ * comparing with hand-written assembly (AT&T, objdump spelling) derived
+ * from the machine model documented at the top of the generator (A = eax,
+ * X = ecx, skb = rdi, data = r8, headlen = r9d, M[] in esi/r10d/stack),
+ * not from the emitter's tables; jump-size convergence on adversarial
+ * chains; 4096-insn programs; the sizing bound; blinding.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diff.h"
+#include "refinterp.h"
+
+#define I(c, t, f, kk) { .code = (c), .jt = (t), .jf = (f), .k = (kk) }
+#define AD(x) ((u32)SKF_AD_OFF + SKF_AD_##x)
+
+/* ---- objdump wrapper ---- */
+
+/* Disassemble n bytes; returns the instruction lines joined by "; ", each
+ * with whitespace collapsed, "# comment" dropped, and branch/call targets
+ * replaced by "T". */
+static char *disasm(const u8 *buf, u32 n)
+{
+	static char out[65536];
+	char tmpl[] = "/tmp/cbpf-unit-XXXXXX", cmd[256], line[512];
+	FILE *f;
+	int fd = mkstemp(tmpl);
+	size_t o = 0;
+
+	out[0] = 0;
+	if (fd < 0 || write(fd, buf, n) != (ssize_t)n) {
+		if (fd >= 0)
+			close(fd);
+		return strcpy(out, "(io error)");
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -D -b binary -mi386:x86-64 --no-show-raw-insn %s 2>&1", tmpl);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *s = strstr(line, ":\t"), *c, ins[512];
+		size_t k = 0;
+		bool sp = false;
+
+		if (!s || strstr(line, "file format"))
+			continue;
+		s += 2;
+		if ((c = strchr(s, '#')))
+			*c = 0;
+		for (; *s && *s != '\n'; s++) {
+			if (*s == ' ' || *s == '\t') {
+				sp = k > 0;
+				continue;
+			}
+			if (sp)
+				ins[k++] = ' ';
+			sp = false;
+			ins[k++] = *s;
+		}
+		ins[k] = 0;
+		if (!k)
+			continue;
+		if ((ins[0] == 'j' || !strncmp(ins, "call", 4)) && (c = strstr(ins, " 0x")))
+			strcpy(c, " T");
+		o += (size_t)snprintf(out + o, sizeof(out) - o, "%s%s", o ? "; " : "", ins);
+	}
+	if (f)
+		pclose(f);
+	unlink(tmpl);
+	return out;
+}
+
+struct asm_case {
+	const char *name;
+	struct sock_filter p[6];
+	u32 len;
+	u32 at;        /* insn whose bytes are checked; len: the tail */
+	int variant;   /* index in variants[] */
+	const char *want;
+};
+
+static char want_buf[64][256];
+
+static const char *fmt(int slot, const char *f, long v)
+{
+	snprintf(want_buf[slot], sizeof(want_buf[slot]), f, v);
+	return want_buf[slot];
+}
+
+static void run_asm_case(const struct asm_case *c)
+{
+	struct jit_prog jp;
+	const char *got;
+	u32 from, to;
+
+	if (jit_compile(c->p, c->len, &variants[c->variant].o, &jp)) {
+		CHECK(0, "asm '%s': not compiled (%s)", c->name, jit_verdict_name(jp.verdict));
+		jit_free(&jp);
+		return;
+	}
+	from = c->at == (u32)-1 ? 0 : jp.addrs[c->at];
+	to = c->at == (u32)-1 ? jp.addrs[0] : jp.addrs[c->at + 1];
+	if (c->at == c->len)
+		to = jp.size;
+	got = disasm(jp.image + from, to - from);
+	CHECK(!strcmp(got, c->want), "asm '%s':\n   want: %s\n    got: %s", c->name, c->want, got);
+	if (verbose)
+		printf("  asm %-28s %s\n", c->name, got);
+	jit_free(&jp);
+}
+
+static void test_asm(void)
+{
+	const long off_len = (long)offsetof(struct model_skb, len);
+	const long off_mark = (long)offsetof(struct model_skb, mark);
+	const long off_tci = (long)offsetof(struct model_skb, vlan_tci);
+	const long off_proto = (long)offsetof(struct model_skb, protocol);
+	const long off_dev = (long)offsetof(struct model_skb, dev);
+	const long off_pkt = (long)offsetof(struct model_skb, flags1);
+	const long off_data = (long)offsetof(struct model_skb, data);
+	const long off_dlen = (long)offsetof(struct model_skb, data_len);
+	const long off_ifx = (long)offsetof(struct model_dev, ifindex);
+	const struct sock_filter RA = I(BPF_RET | BPF_A, 0, 0, 0);
+	const struct sock_filter X0 = I(BPF_LDX | BPF_IMM, 0, 0, 9); /* makes X live */
+	struct asm_case cases[] = {
+		{ "add k imm8", { I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 5), RA }, 2, 0, 0,
+		  "add $0x5,%eax" },
+		{ "add k imm32", { I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 0x12345678), RA }, 2, 0, 0,
+		  "add $0x12345678,%eax" },
+		{ "sub k", { I(BPF_ALU | BPF_SUB | BPF_K, 0, 0, 1000), RA }, 2, 0, 0,
+		  "sub $0x3e8,%eax" },
+		{ "and k -2", { I(BPF_ALU | BPF_AND | BPF_K, 0, 0, 0xfffffffe), RA }, 2, 0, 0,
+		  "and $0xfffffffe,%eax" },
+		{ "or k", { I(BPF_ALU | BPF_OR | BPF_K, 0, 0, 0x80), RA }, 2, 0, 0,
+		  "or $0x80,%eax" },
+		{ "xor x", { X0, I(BPF_ALU | BPF_XOR | BPF_X, 0, 0, 0), RA }, 3, 1, 0,
+		  "xor %ecx,%eax" },
+		{ "add x", { X0, I(BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0), RA }, 3, 1, 0,
+		  "add %ecx,%eax" },
+		{ "sub x", { X0, I(BPF_ALU | BPF_SUB | BPF_X, 0, 0, 0), RA }, 3, 1, 0,
+		  "sub %ecx,%eax" },
+		{ "mul x", { X0, I(BPF_ALU | BPF_MUL | BPF_X, 0, 0, 0), RA }, 3, 1, 0,
+		  "imul %ecx,%eax" },
+		{ "mul k", { I(BPF_ALU | BPF_MUL | BPF_K, 0, 0, 1000), RA }, 2, 0, 0,
+		  "imul $0x3e8,%eax,%eax" },
+		{ "lsh k", { I(BPF_ALU | BPF_LSH | BPF_K, 0, 0, 3), RA }, 2, 0, 0, "shl $0x3,%eax" },
+		{ "rsh k", { I(BPF_ALU | BPF_RSH | BPF_K, 0, 0, 31), RA }, 2, 0, 0, "shr $0x1f,%eax" },
+		{ "lsh x", { X0, I(BPF_ALU | BPF_LSH | BPF_X, 0, 0, 0), RA }, 3, 1, 0, "shl %cl,%eax" },
+		{ "rsh x", { X0, I(BPF_ALU | BPF_RSH | BPF_X, 0, 0, 0), RA }, 3, 1, 0, "shr %cl,%eax" },
+		{ "neg", { I(BPF_ALU | BPF_NEG, 0, 0, 0), RA }, 2, 0, 0, "neg %eax" },
+		{ "div k (not 2^n)", { I(BPF_ALU | BPF_DIV | BPF_K, 0, 0, 10), RA }, 2, 0, 0,
+		  "mov $0xa,%r11d; xor %edx,%edx; div %r11d" },
+		{ "mod k (not 2^n)", { I(BPF_ALU | BPF_MOD | BPF_K, 0, 0, 7), RA }, 2, 0, 0,
+		  "mov $0x7,%r11d; xor %edx,%edx; div %r11d; mov %edx,%eax" },
+		{ "div x", { X0, I(BPF_ALU | BPF_DIV | BPF_X, 0, 0, 0), RA }, 3, 1, 0,
+		  "test %ecx,%ecx; je T; xor %edx,%edx; div %ecx" },
+		{ "mod x", { X0, I(BPF_ALU | BPF_MOD | BPF_X, 0, 0, 0), RA }, 3, 1, 0,
+		  "test %ecx,%ecx; je T; xor %edx,%edx; div %ecx; mov %edx,%eax" },
+		{ "ld imm", { I(BPF_LD | BPF_IMM, 0, 0, 0x11223344), RA }, 2, 0, 0,
+		  "mov $0x11223344,%eax" },
+		{ "ldx imm", { I(BPF_LDX | BPF_IMM, 0, 0, 7), I(BPF_MISC | BPF_TXA, 0, 0, 0), RA }, 3, 0,
+		  0, "mov $0x7,%ecx" },
+		{ "tax", { I(BPF_MISC | BPF_TAX, 0, 0, 0), I(BPF_MISC | BPF_TXA, 0, 0, 0), RA }, 3, 0, 0,
+		  "mov %eax,%ecx" },
+		{ "txa", { X0, I(BPF_MISC | BPF_TXA, 0, 0, 0), RA }, 3, 1, 0, "mov %ecx,%eax" },
+		{ "ld len", { I(BPF_LD | BPF_W | BPF_LEN, 0, 0, 0), RA }, 2, 0, 0,
+		  fmt(0, "mov 0x%lx(%%rdi),%%eax", off_len) },
+		{ "ldx len", { I(BPF_LDX | BPF_W | BPF_LEN, 0, 0, 0), I(BPF_MISC | BPF_TXA, 0, 0, 0), RA },
+		  3, 0, 0, fmt(1, "mov 0x%lx(%%rdi),%%ecx", off_len) },
+		{ "ld mark", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(MARK)), RA }, 2, 0, 0,
+		  fmt(2, "mov 0x%lx(%%rdi),%%eax", off_mark) },
+		{ "ld vlan tag (byte size)", { I(BPF_LD | BPF_B | BPF_ABS, 0, 0, AD(VLAN_TAG)), RA }, 2,
+		  0, 0, fmt(3, "movzwl 0x%lx(%%rdi),%%eax", off_tci) },
+		{ "ld protocol", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, AD(PROTOCOL)), RA }, 2, 0, 0,
+		  fmt(4, "movzwl 0x%lx(%%rdi),%%eax; ror $0x8,%%ax", off_proto) },
+		{ "ld pkttype", { I(BPF_LD | BPF_B | BPF_ABS, 0, 0, AD(PKTTYPE)), RA }, 2, 0, 0,
+		  fmt(5, "movzbl 0x%lx(%%rdi),%%eax; and $0x7,%%eax", off_pkt) },
+		{ "ld ifindex", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(IFINDEX)), RA }, 2, 0, 0,
+		  want_buf[6] },
+		{ "st M[0] (reg)", { I(BPF_ST, 0, 0, 0), I(BPF_LD | BPF_MEM, 0, 0, 0), RA }, 3, 0, 0,
+		  "mov %eax,%esi" },
+		{ "ld M[0] (reg)", { I(BPF_ST, 0, 0, 0), I(BPF_LD | BPF_MEM, 0, 0, 0), RA }, 3, 1, 0,
+		  "mov %esi,%eax" },
+		{ "jeq k jt/jf", { I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 5), RA, RA }, 3, 0, 0,
+		  "cmp $0x5,%eax; jne T" },
+		{ "jgt k jt", { I(BPF_JMP | BPF_JGT | BPF_K, 1, 0, 0x1000), RA, RA }, 3, 0, 0,
+		  "cmp $0x1000,%eax; ja T" },
+		{ "jge x both", { X0, I(BPF_JMP | BPF_JGE | BPF_X, 1, 2, 0), RA, RA, RA }, 5, 1, 0,
+		  "cmp %ecx,%eax; jae T; jmp T" },
+		{ "jset k", { I(BPF_JMP | BPF_JSET | BPF_K, 1, 0, 0x10000), RA, RA }, 3, 0, 0,
+		  "test $0x10000,%eax; jne T" },
+		{ "jeq neg k", { I(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0xffffffff), RA, RA }, 3, 0, 0,
+		  "cmp $0xffffffff,%eax; je T" },
+		{ "ja", { I(BPF_JMP | BPF_JA, 0, 0, 1), RA, RA }, 3, 0, 0, "jmp T" },
+		{ "ret k", { I(BPF_RET | BPF_K, 0, 0, 0x42) }, 1, 0, 0, "mov $0x42,%eax; ret" },
+		{ "ret a, sls", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 6, "ret; int3" },
+		{ "ret a, rethunk", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 5, "jmp T" },
+		{ "ld [12] h (fast path)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2, 0, 0,
+		  "cmp $0xe,%r9d; jb T; movzwl 0xc(%r8),%eax; ror $0x8,%ax" },
+		{ "ld [2] w (fast path)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 2), RA }, 2, 0, 0,
+		  "cmp $0x6,%r9d; jb T; mov 0x2(%r8),%eax; bswap %eax" },
+		{ "ldb [x+3] (fast path)", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
+		  "lea 0x3(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; ja T; movzbl (%r8,%rdx,1),%eax" },
+		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 2,
+		  (u32)-1, 0, want_buf[7] },
+		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
+	};
+	unsigned int i;
+
+	snprintf(want_buf[6], sizeof(want_buf[6]),
+		 "mov 0x%lx(%%rdi),%%rdx; test %%rdx,%%rdx; je T; mov 0x%lx(%%rdx),%%eax", off_dev,
+		 off_ifx);
+	snprintf(want_buf[7], sizeof(want_buf[7]),
+		 "xor %%ecx,%%ecx; mov 0x%lx(%%rdi),%%r8; mov 0x%lx(%%rdi),%%r9d; sub 0x%lx(%%rdi),%%r9d",
+		 off_data, off_len, off_dlen);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_asm_case(&cases[i]);
+	printf("emitter bytes vs hand-written assembly (objdump): %u cases\n", i);
+}
+
+/* ---- helpers for whole-program checks ---- */
+
+static struct test_case *small_cases(unsigned int n, u64 seed)
+{
+	static struct test_case tc[64];
+	struct rng r = { seed };
+	unsigned int i;
+
+	for (i = 0; i < n && i < 64; i++) {
+		gen_packet(&r, &tc[i]);
+		if (i < 40)
+			tc[i].len = i; /* A = len & 31 drives the chains */
+		gen_skb_meta(&r, &tc[i], i % 2);
+	}
+	return tc;
+}
+
+/* compile (variant v) and compare with the reference on n cases;
+ * returns the verdict, *passes the sizing passes */
+static enum cbpf_jit_verdict run_prog(const struct sock_filter *p, u32 len, unsigned int v,
+				      unsigned int n, const char *what, u32 *passes, u32 *size)
+{
+	struct test_case *tc = small_cases(n, len * 7919u + v);
+	struct jit_prog jp;
+	enum cbpf_jit_verdict vd;
+	unsigned int i;
+	int rc = jit_compile(p, len, &variants[v].o, &jp);
+
+	*passes = jp.ctx.passes;
+	*size = jp.size;
+	vd = jp.verdict;
+	CHECK(rc >= 0, "%s: generator error (size %d, emit %d)", what, jp.size_ret, jp.emit_ret);
+	CHECK(jp.ctx.pass <= CBPF_JIT_MAX_PASSES + 1 && jp.ctx.passes <= CBPF_JIT_MAX_PASSES,
+	      "%s: sizing ran %u passes (bound %d)", what, jp.ctx.pass, CBPF_JIT_MAX_PASSES);
+	if (rc == 0) {
+		CHECK(jp.size <= (2 * len + 8) * CBPF_JIT_MAX_INSN_BYTES,
+		      "%s: image %u bytes for %u insns", what, jp.size, len);
+		for (i = 0; i < n; i++) {
+			struct model_dev dev;
+			struct model_skb *s = tc_build(&tc[i], &dev);
+			u32 e, g;
+
+			diff_set_current(p, len, &tc[i], v);
+			CHECK(diff_run(p, len, &jp, v, s, &tc[i], &e, &g),
+			      "%s (variant %s): reference %#x JIT %#x, saved %s", what,
+			      variants[v].name, e, g, diff_save(p, len, &tc[i], v, what));
+			model_skb_free(s);
+		}
+	}
+	jit_free(&jp);
+	return vd;
+}
+
+/*
+ * Jump-size convergence: n nested forward jumps J_0..J_{n-1}; J_i's target
+ * lies beyond all later jumps and a filler block, so J_i can only become a
+ * rel8 jump once J_{i+1} has; sweeping the filler moves every span across
+ * the rel8 boundary (127 bytes) in turn.  Shapes: conditional (jt only),
+ * conditional with both targets, unconditional JA.
+ */
+static void test_convergence(void)
+{
+	static struct sock_filter p[BPF_MAXINSNS];
+	u32 n, g, shape, maxp = 0, nd = 0, nc = 0, passes, size;
+
+	for (shape = 0; shape < 4; shape++)
+		for (n = 1; n <= 40; n += (n < 8 ? 1 : 3))
+			for (g = 0; g <= 72; g++) {
+				u32 len = 0, i;
+				enum cbpf_jit_verdict vd;
+
+				p[len++] = (struct sock_filter)I(BPF_LD | BPF_W | BPF_LEN, 0, 0, 0);
+				p[len++] = (struct sock_filter)I(BPF_ALU | BPF_AND | BPF_K, 0, 0, 31);
+				if (shape == 3) {
+					/* interleaved: J_i spans filler + J_{i+1} only, so
+					 * each pass can shrink just one more link */
+					for (i = 0; i < n; i++) {
+						u32 j;
+
+						p[len++] = (struct sock_filter)I(BPF_JMP | BPF_JEQ | BPF_K,
+							(u8)(g + (i + 1 < n)), 0, i);
+						for (j = 0; j < g; j++)
+							p[len++] = j % 9 == 8 ?
+							(struct sock_filter)I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 1) :
+							(struct sock_filter)I(BPF_ALU | BPF_NEG, 0, 0, 0);
+					}
+					p[len++] = (struct sock_filter)I(BPF_RET | BPF_A, 0, 0, 0);
+					goto built;
+				}
+				for (i = 0; i < n; i++) {
+					/* target: ret block entry n-1-i after the filler */
+					u32 t = 2 + n + g + (n - 1 - i), pc = 2 + i;
+
+					if (shape == 2)
+						p[len++] = (struct sock_filter)I(BPF_JMP | BPF_JA, 0, 0,
+							t - pc - 1 - ((i & 1) && t - pc > 1));
+					else
+						p[len++] = (struct sock_filter)I(BPF_JMP | BPF_JEQ | BPF_K,
+							(u8)(t - pc - 1), (u8)(shape ? (t - pc - 1) - ((i & 1) && t - pc > 1) : 0), i);
+				}
+				for (i = 0; i < g; i++) /* 2-, 3- and 5-byte fillers */
+					p[len++] = i % 5 == 4 ? (struct sock_filter)I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 1) :
+						   i % 7 == 6 ? (struct sock_filter)I(BPF_LD | BPF_IMM, 0, 0, 0x1234) :
+						   (struct sock_filter)I(BPF_ALU | BPF_NEG, 0, 0, 0);
+				for (i = 0; i < n; i++)
+					p[len++] = (struct sock_filter)I(BPF_RET | BPF_K, 0, 0, 100 + i);
+				p[len++] = (struct sock_filter)I(BPF_RET | BPF_A, 0, 0, 0);
+built:
+				if (ref_check_classic(p, len)) {
+					CHECK(0, "convergence program invalid (shape %u n %u g %u)", shape, n, g);
+					continue;
+				}
+				vd = run_prog(p, len, (n + g) % 2 ? 0 : 2, 40, "convergence chain", &passes,
+					      &size);
+				if (vd == CBPF_JIT_OK) {
+					nc++;
+					if (passes > maxp)
+						maxp = passes;
+				} else {
+					nd++;
+					CHECK(vd == CBPF_JIT_DECLINE_SIZE,
+					      "convergence chain declined with %s", jit_verdict_name(vd));
+				}
+			}
+	printf("jump-size convergence: %u chains compiled (max %u passes, bound %d), %u declined "
+	       "(did not converge)\n", nc, maxp, CBPF_JIT_MAX_PASSES, nd);
+}
+
+/* BPF_MAXINSNS programs, incl. the conversion's s16 limits */
+static void test_maxinsns(void)
+{
+	static struct sock_filter p[BPF_MAXINSNS];
+	struct rng r = { 4096 };
+	u32 i, n = BPF_MAXINSNS, passes, size, shape;
+	enum cbpf_jit_verdict vd;
+	char what[96];
+
+	for (shape = 0; shape < 9; shape++) {
+		int conv;
+
+		for (i = 0; i < n - 1; i++) {
+			switch (shape) {
+			case 0: /* straight line */
+				p[i] = (struct sock_filter)I(BPF_LD | BPF_IMM, 0, 0, rnd32(&r));
+				break;
+			case 1: /* jump heavy: every insn a conditional jump */
+				p[i] = (struct sock_filter)I(BPF_JMP | BPF_JGT | BPF_K,
+					(u8)rnd_below(&r, n - i - 1 < 256 ? n - i - 1 : 256),
+					(u8)rnd_below(&r, n - i - 1 < 256 ? n - i - 1 : 256), rnd32(&r));
+				break;
+			case 2: /* packet loads: one stub each */
+				p[i] = (struct sock_filter)I(BPF_LD | BPF_B | BPF_ABS, 0, 0, i % 80);
+				break;
+			case 3: /* indirect loads */
+				p[i] = i % 2 ? (struct sock_filter)I(BPF_LD | BPF_H | BPF_IND, 0, 0, i % 50) :
+					       (struct sock_filter)I(BPF_LDX | BPF_IMM, 0, 0, i % 13);
+				break;
+			case 4: /* test_bpf #529: JA over 4094 MSH: conversion rejects */
+				p[i] = i == 0 ? (struct sock_filter)I(BPF_JMP | BPF_JA, 0, 0, n - 2) :
+						(struct sock_filter)I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 1);
+				break;
+			case 5: /* 2000 MSH then short jumps: conversion pass 1 rejects */
+				p[i] = i < 2000 ? (struct sock_filter)I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 1) :
+						  (struct sock_filter)I(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 0);
+				break;
+			case 6: /* 1400 MSH then short jumps: converted index < 32768 */
+				p[i] = i < 1400 ? (struct sock_filter)I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 1) :
+						  (struct sock_filter)I(BPF_JMP | BPF_JEQ | BPF_K, i < n - 2, 0, i);
+				break;
+			case 7: /* scratch memory, all 16 slots */
+				p[i] = i < 16 ? (struct sock_filter)I(BPF_ST, 0, 0, i) :
+				       i % 3 ? (struct sock_filter)I(BPF_LD | BPF_MEM, 0, 0, i % 16) :
+					       (struct sock_filter)I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, i);
+				if (i % 3 == 1 && i >= 16)
+					p[i] = (struct sock_filter)I(BPF_STX, 0, 0, (i / 3) % 16);
+				break;
+			default: /* long forward JA chain: each jumps over the next */
+				p[i] = i % 2 ? (struct sock_filter)I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 3) :
+				       (struct sock_filter)I(BPF_JMP | BPF_JA, 0, 0,
+							     i + 1 + 300 < n - 1 ? 300 : n - i - 2);
+			}
+		}
+		p[n - 1] = (struct sock_filter)I(BPF_RET | BPF_A, 0, 0, 0);
+		if (ref_check_classic(p, n)) {
+			CHECK(0, "maxinsns shape %u invalid", shape);
+			continue;
+		}
+		conv = kconv_check(p, (int)n);
+		CHECK(!conv == !ref_convert_check(p, n), "shape %u: conversion port disagrees", shape);
+		snprintf(what, sizeof(what), "BPF_MAXINSNS shape %u", shape);
+		vd = run_prog(p, n, shape % 2 ? 3 : 0, 8, what, &passes, &size);
+		if (conv) {
+			CHECK(vd == CBPF_JIT_DECLINE_CONVERSION,
+			      "%s: bpf_convert_filter() rejects it (s16 jump), the JIT says %s%s%s",
+			      what, jit_verdict_name(vd), vd == CBPF_JIT_OK ? "; saved " : "",
+			      vd == CBPF_JIT_OK ? diff_save(p, n, NULL, 0, what) : "");
+		} else {
+			CHECK(vd == CBPF_JIT_OK, "%s: declined %s", what, jit_verdict_name(vd));
+		}
+		if (verbose)
+			printf("  %s: %s, conversion %s, %u bytes, %u passes\n", what,
+			       jit_verdict_name(vd), conv ? "rejects" : "accepts", size, passes);
+	}
+	printf("BPF_MAXINSNS programs: %u shapes\n", shape);
+}
+
+static bool distinctive(u32 k)
+{
+	return k >= 0x01000000u && __builtin_popcount(k) >= 8 && k != 0xffffffffu &&
+	       (k & 0xffff0000u) != 0xffff0000u && (k & 0xfffff000u) != (u32)SKF_AD_OFF;
+}
+
+/* no program immediate appears verbatim in a blinded image */
+static void test_blinding(void)
+{
+	static struct sock_filter p[BPF_MAXINSNS];
+	struct rng r = { 0xb11d };
+	unsigned long checked = 0, seen_plain = 0, it, differ = 0;
+
+	for (it = 0; it < 400; it++) {
+		u32 len = gen_program(&r, p, 600, it % 2 ? GEN_STD_ONLY : 0), i;
+		struct jit_prog a, b, c;
+		bool plain_has = false;
+
+		for (i = 0; i < len; i++) /* make constants distinctive */
+			if (rnd_pct(&r, 50) && (p[i].code == (BPF_LD | BPF_IMM) ||
+						p[i].code == (BPF_LDX | BPF_IMM) ||
+						p[i].code == (BPF_RET | BPF_K) ||
+						(BPF_CLASS(p[i].code) == BPF_ALU &&
+						 BPF_SRC(p[i].code) == BPF_K &&
+						 BPF_OP(p[i].code) != BPF_LSH &&
+						 BPF_OP(p[i].code) != BPF_RSH &&
+						 BPF_OP(p[i].code) != BPF_NEG) ||
+						(BPF_CLASS(p[i].code) == BPF_JMP &&
+						 BPF_OP(p[i].code) != BPF_JA &&
+						 BPF_SRC(p[i].code) == BPF_K)))
+				p[i].k = 0x5a000000u | (rnd32(&r) & 0x00ffffffu) | 0x00818181u;
+		if (ref_check_classic(p, len))
+			continue;
+		if (jit_compile(p, len, &variants[1].o, &a) ||
+		    jit_compile(p, len, &variants[3].o, &b) ||
+		    jit_compile(p, len, &variants[0].o, &c)) {
+			jit_free(&a);
+			jit_free(&b);
+			jit_free(&c);
+			continue;
+		}
+		for (i = 0; i < len; i++) {
+			u32 k = p[i].k;
+
+			if (!distinctive(k) || p[i].code == (BPF_JMP | BPF_JA) ||
+			    BPF_CLASS(p[i].code) == BPF_ST || BPF_CLASS(p[i].code) == BPF_STX ||
+			    (BPF_CLASS(p[i].code) == BPF_LD && BPF_MODE(p[i].code) == BPF_MEM) ||
+			    (BPF_CLASS(p[i].code) == BPF_LDX && BPF_MODE(p[i].code) == BPF_MEM))
+				continue;
+			checked++;
+			CHECK(!memmem(a.image, a.size, &k, 4) && !memmem(b.image, b.size, &k, 4),
+			      "blinding: immediate %#x of insn %u (code %#x) appears in the image", k,
+			      i, p[i].code);
+			if (memmem(c.image, c.size, &k, 4))
+				plain_has = true;
+		}
+		seen_plain += plain_has;
+		if (a.size != b.size || memcmp(a.image, b.image, a.size))
+			differ++;
+		jit_free(&a);
+		jit_free(&b);
+		jit_free(&c);
+	}
+	CHECK(seen_plain > 0, "blinding test is blind: no immediate found in unblinded images");
+	printf("blinding: %lu immediates absent from blinded images (present in %lu unblinded "
+	       "images)\n", checked, seen_plain);
+}
+
+/* API misuse and placement: helpers out of rel32 reach must fail the emit */
+static void test_api(void)
+{
+	static const struct sock_filter p[] = {
+		I(BPF_LD | BPF_B | BPF_ABS, 0, 0, 3), I(BPF_RET | BPF_A, 0, 0, 0)
+	};
+	struct cbpf_jit_ctx c;
+	u32 addrs[3];
+	u8 buf[4096];
+	int sz, rc;
+
+	memset(&c, 0, sizeof(c));
+	c.env = &host_env_plain;
+	c.insns = p;
+	c.len = 2;
+	c.addrs = addrs;
+	CHECK(cbpf_jit_analyse(&c) == CBPF_JIT_OK, "api: analyse");
+	rc = cbpf_jit_emit(&c, buf, (unsigned long)buf);
+	CHECK(rc < 0, "api: emit before size returned %d", rc);
+	sz = cbpf_jit_size(&c);
+	CHECK(sz > 0 && sz < (int)sizeof(buf), "api: size %d", sz);
+	rc = cbpf_jit_emit(&c, buf, (unsigned long)host_load_helper_8 + 0x100000000ul);
+	CHECK(rc < 0, "api: helpers 4 GB away from the image: emit returned %d", rc);
+	rc = cbpf_jit_emit(&c, buf, (unsigned long)host_load_helper_8 - 0x90000000ul);
+	CHECK(rc < 0, "api: helpers 2.25 GB away from the image: emit returned %d", rc);
+	rc = cbpf_jit_emit(&c, NULL, (unsigned long)buf);
+	CHECK(rc < 0, "api: NULL image: emit returned %d", rc);
+	c.len = 0;
+	CHECK(cbpf_jit_analyse(&c) != CBPF_JIT_OK, "api: empty program accepted");
+	printf("API misuse / rel32 reach: checked\n");
+}
+
+void test_unit(void)
+{
+	test_api();
+	test_asm();
+	test_convergence();
+	test_maxinsns();
+	test_blinding();
+}
