@@ -16,12 +16,8 @@ KSRC := build/linux-dev
 CHECK_TIMEOUT ?= 2400
 
 # Everything a .deb is made of; the image is made of the .debs and image/.
-DEB_INPUTS := $(shell find debian patches sysctl.d tests/boot -type f \
-	-not -path 'debian/.debhelper/*' -not -path 'debian/linux-image-*' \
-	-not -path 'debian/cbpf-jit-*/*' -not -name '*.substvars' \
-	-not -name '*.debhelper.log' -not -name 'debhelper-build-stamp' -not -name files \
-	-not -path 'tests/boot/seccomp-check' 2>/dev/null)
-IMAGE_INPUTS := mkosi.conf $(shell find image -type f 2>/dev/null)
+DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host)
+IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image)
 
 .PHONY: all run check deps deb image test-host fuzz tree patches-export \
 	patches-import repro lint clean
