@@ -33,6 +33,9 @@ deb: deps $(DEBS)/.stamp
 $(DEBS)/.stamp: $(DEB_INPUTS)
 	@echo "== building the Debian packages ($(VERSION)); log: build/logs/deb.log"
 	@mkdir -p build/logs $(DEBS)
+	@# dh remembers finished steps; forget them so the kernel build step runs
+	@# (it rebuilds only what changed).
+	@rm -rf debian/debhelper-build-stamp debian/.debhelper debian/*.debhelper.log debian/files
 	@start=$$(date +%s); \
 	if ! dpkg-buildpackage -b -uc -us -nc > build/logs/deb.log 2>&1; then \
 	  echo "error: dpkg-buildpackage failed; last lines of build/logs/deb.log:" >&2; \
