@@ -19,7 +19,7 @@ CHECK_TIMEOUT ?= 2400
 DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host)
 IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image)
 
-.PHONY: all run check deps deb image test-host fuzz tree patches-export \
+.PHONY: all run check deps deb image test-host fuzz bench tree patches-export \
 	patches-import repro lint clean
 
 all: image
@@ -76,6 +76,11 @@ test-host: tree
 fuzz: tree
 	$(MAKE) -C tests/host fuzz KSRC=$(CURDIR)/$(KSRC)
 
+# Instructions per packet: interpreter, upstream path, direct JIT, under
+# QEMU -icount (out/bench/). Uses the kernel of the last package build.
+bench: deb
+	@$(MAKE) --no-print-directory -C tests/bench bench
+
 # The developers' kernel tree: pristine linux-source-6.1 (git tag "base")
 # plus patches/ as commits. Created when missing; never committed.
 tree: $(KSRC)/.git/HEAD
@@ -110,7 +115,8 @@ repro: deps
 lint: deb
 	@echo "== lintian"; lintian --info build/logs/linux-cbpfjit_$(VERSION)_amd64.changes || true
 	@echo "== shellcheck"; shellcheck -S warning image/install-host-deps image/detect-accel \
-	  image/boot-check tests/boot/cbpf-jit-check debian/apply-patches .ci/run
+	  image/boot-check tests/boot/cbpf-jit-check tests/boot/tcpdump-check debian/apply-patches \
+	  tests/repro/check-reproducible tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
 
 clean:
 	rm -rf $(OUT) build/image build/debs build/logs
