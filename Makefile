@@ -19,7 +19,7 @@ CHECK_TIMEOUT ?= 2400
 DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host)
 IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image)
 
-.PHONY: all run check deps deb image test-host fuzz bench tree patches-export \
+.PHONY: all run check deps deb image test-host fuzz bench package-check tree patches-export \
 	patches-import repro lint clean
 
 all: image
@@ -107,6 +107,11 @@ patches-import:
 	  git am -q ../../patches/$$p || { echo "error: patches/$$p does not apply"; exit 1; }; done
 	@echo "$(KSRC): $$(cd $(KSRC) && git rev-list --count base..HEAD) patches applied"
 
+# dpkg -i then dpkg --purge of the packages in a Debian 12 chroot leaves
+# nothing behind (tests/package/README.md).
+package-check: deb
+	@tests/package/check-install-purge
+
 # Two package builds from the same inputs in two different directories must
 # give bit-identical .debs.
 repro: deps
@@ -116,7 +121,7 @@ lint: deb
 	@echo "== lintian"; lintian --info build/logs/linux-cbpfjit_$(VERSION)_amd64.changes || true
 	@echo "== shellcheck"; shellcheck -S warning image/install-host-deps image/detect-accel \
 	  image/boot-check tests/boot/cbpf-jit-check tests/boot/tcpdump-check debian/apply-patches \
-	  tests/repro/check-reproducible tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
+	  tests/repro/check-reproducible tests/package/check-install-purge tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
 
 clean:
 	rm -rf $(OUT) build/image build/debs build/logs
