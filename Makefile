@@ -16,7 +16,7 @@ KSRC := build/linux-dev
 CHECK_TIMEOUT ?= 2400
 
 # Everything a .deb is made of; the image is made of the .debs and image/.
-DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host)
+DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include)
 IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image)
 
 .PHONY: all run check deps deb image test-host fuzz bench package-check tree patches-export \

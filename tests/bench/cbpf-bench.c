@@ -44,43 +44,13 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define MAGIC 0x54424a43u
 #define MAX_PKTS 64
 #define MAX_LEN 16384
 #define MAX_INSNS 4096
 #define MAX_FILTERS 512
-#define RUN_PATH "/sys/kernel/debug/test_cbpf_jit/run"
 #define SYSCTL "/proc/sys/net/core/"
 
-/* The module's ABI (build/testmod/test_cbpf_jit.c; the source is the
- * reference where INTERFACE.md differs).
- */
-struct req_hdr {
-	uint32_t magic, prog_len, nr_skbs, iterations;
-};
-
-struct skb_desc {
-	uint32_t len, headlen, mark, hash;
-	uint16_t queue_mapping, protocol, vlan_tci, vlan_proto;
-	uint8_t vlan_present, pkt_type, has_dev, mac_header_set;
-	int16_t mac_offset, network_offset;
-	uint32_t dev_ifindex;
-	uint16_t dev_type, headroom;
-};
-
-struct res_hdr {
-	int32_t create_err;
-	uint32_t jited, jited_len, nr_skbs;
-	uint64_t compile_ns;
-};
-
-struct res_run {
-	uint32_t ret, flags;
-	uint64_t total_ns;
-};
-
-_Static_assert(sizeof(struct skb_desc) == 40, "skb_desc ABI");
-_Static_assert(sizeof(struct res_hdr) == 24, "res_hdr ABI");
+#include "test_cbpf_jit.h"
 
 struct sf {
 	uint16_t code;
@@ -655,13 +625,13 @@ static size_t reqcap;
 
 static size_t build_req(const struct filt *fl, uint32_t iterations)
 {
-	size_t need = sizeof(struct req_hdr) + fl->len * sizeof(struct sf);
-	struct req_hdr *h;
+	size_t need = sizeof(struct cbpf_jit_test_req) + fl->len * sizeof(struct sf);
+	struct cbpf_jit_test_req *h;
 	size_t pos;
 	int i;
 
 	for (i = 0; i < npkts; i++)
-		need += sizeof(struct skb_desc) + ((pkts[i].len + 7) & ~7u);
+		need += sizeof(struct cbpf_jit_test_skb) + ((pkts[i].len + 7) & ~7u);
 	if (need > reqcap) {
 		reqcap = need;
 		reqbuf = realloc(reqbuf, reqcap);
@@ -669,13 +639,13 @@ static size_t build_req(const struct filt *fl, uint32_t iterations)
 			die("out of memory");
 	}
 	memset(reqbuf, 0, need);
-	h = (struct req_hdr *)reqbuf;
-	*h = (struct req_hdr){ MAGIC, fl->len, npkts, iterations };
+	h = (struct cbpf_jit_test_req *)reqbuf;
+	*h = (struct cbpf_jit_test_req){ CBPF_JIT_TEST_MAGIC, fl->len, npkts, iterations };
 	memcpy(h + 1, fl->insns, fl->len * sizeof(struct sf));
 	pos = sizeof(*h) + fl->len * sizeof(struct sf);
 	for (i = 0; i < npkts; i++) {
 		const struct pkt *p = &pkts[i];
-		struct skb_desc *d = (struct skb_desc *)(reqbuf + pos);
+		struct cbpf_jit_test_skb *d = (struct cbpf_jit_test_skb *)(reqbuf + pos);
 		uint16_t et = p->data[12] << 8 | p->data[13];
 
 		/* As an AF_PACKET socket filter sees a received frame:
@@ -718,18 +688,18 @@ static void drain(void)
 static int measure(const struct filt *fl, uint32_t iter, int repeat,
 		   struct meas *m)
 {
-	static uint8_t resbuf[sizeof(struct res_hdr) +
-			      MAX_PKTS * sizeof(struct res_run)];
+	static uint8_t resbuf[sizeof(struct cbpf_jit_test_result) +
+			      MAX_PKTS * sizeof(struct cbpf_jit_test_run)];
 	size_t len = build_req(fl, iter);
 	int r, i, fd;
 
 	memset(m, 0, sizeof(*m));
-	fd = open(RUN_PATH, O_RDWR);
+	fd = open(CBPF_JIT_TEST_RUN_FILE, O_RDWR);
 	if (fd < 0)
-		die(RUN_PATH ": %s", strerror(errno));
+		die(CBPF_JIT_TEST_RUN_FILE ": %s", strerror(errno));
 	for (r = 0; r < repeat; r++) {
-		const struct res_hdr *h = (const void *)resbuf;
-		const struct res_run *run = (const void *)(h + 1);
+		const struct cbpf_jit_test_result *h = (const void *)resbuf;
+		const struct cbpf_jit_test_run *run = (const void *)(h + 1);
 		long c0 = read_stat("compiled"), c1;
 		ssize_t n;
 

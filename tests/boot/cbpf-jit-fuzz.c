@@ -51,37 +51,9 @@
 #include "gen.h"
 #include "refinterp.h"
 
-/* ---- build/testmod/INTERFACE.md ---- */
-#define CBPF_JIT_TEST_MAGIC 0x54424a43u
+#include "test_cbpf_jit.h"
 
-struct cbpf_jit_test_req {
-	__u32 magic, prog_len, nr_skbs, iterations;
-};
-
-struct cbpf_jit_test_skb {
-	__u32 len, headlen, mark, hash;
-	__u16 queue_mapping, protocol, vlan_tci, vlan_proto;
-	__u8 vlan_present, pkt_type, has_dev, mac_header_set;
-	__s16 mac_offset, network_offset;
-	__u32 dev_ifindex;
-	__u16 dev_type, headroom;
-};
-
-struct cbpf_jit_test_result {
-	__s32 create_err;
-	__u32 jited, jited_len, nr_skbs;
-	__u64 compile_ns;
-};
-
-struct cbpf_jit_test_run {
-	__u32 ret, flags;
-	__u64 total_ns;
-};
-
-_Static_assert(sizeof(struct cbpf_jit_test_skb) == 40, "skb desc");
-_Static_assert(sizeof(struct cbpf_jit_test_result) == 24, "result");
-
-#define RUN_FILE "/sys/kernel/debug/test_cbpf_jit/run"
+#define RUN_FILE CBPF_JIT_TEST_RUN_FILE
 #define SYS "/proc/sys/net/core/"
 #define MAX_SKBS 64
 #define MAX_REQ (16 + BPF_MAXINSNS * 8 + MAX_SKBS * (40 + 256 + 16384 + 8))

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The request and result layout of the test_cbpf_jit module
+ * (lib/test_cbpf_jit.c, patches/0005-lib-add-test_cbpf_jit-...): one write()
+ * of a request to /sys/kernel/debug/test_cbpf_jit/run, then one read() of the
+ * result. The module's source is the reference; this mirrors it for the
+ * userspace tools (tests/boot/cbpf-jit-fuzz.c, tests/bench/cbpf-bench.c).
+ *
+ * Request: struct cbpf_jit_test_req, prog_len struct sock_filter, then
+ * nr_skbs x { struct cbpf_jit_test_skb; headroom + len bytes, padded to 8 }.
+ * Result: struct cbpf_jit_test_result, then nr_skbs struct cbpf_jit_test_run.
+ */
+#ifndef TEST_CBPF_JIT_H
+#define TEST_CBPF_JIT_H
+
+#include <linux/types.h>
+
+#define CBPF_JIT_TEST_MAGIC	0x54424a43u
+#define CBPF_JIT_TEST_RUN_FILE	"/sys/kernel/debug/test_cbpf_jit/run"
+
+struct cbpf_jit_test_req {
+	__u32 magic, prog_len, nr_skbs, iterations;
+};
+
+struct cbpf_jit_test_skb {
+	__u32 len, headlen, mark, hash;
+	__u16 queue_mapping, protocol, vlan_tci, vlan_proto;	/* protocol, vlan_proto: network order */
+	__u8 vlan_present, pkt_type, has_dev, mac_header_set;
+	__s16 mac_offset, network_offset;	/* relative to skb->data */
+	__u32 dev_ifindex;
+	__u16 dev_type, headroom;	/* headroom: bytes before the data, in front of skb->data */
+};
+
+struct cbpf_jit_test_result {
+	__s32 create_err;	/* bpf_prog_create(): 0 or -errno */
+	__u32 jited, jited_len, nr_skbs;
+	__u64 compile_ns;
+};
+
+struct cbpf_jit_test_run {
+	__u32 ret, flags;	/* flags bit 0: not every iteration returned ret */
+	__u64 total_ns;		/* all iterations, preemption off */
+};
+
+_Static_assert(sizeof(struct cbpf_jit_test_skb) == 40, "test_cbpf_jit skb ABI");
+_Static_assert(sizeof(struct cbpf_jit_test_result) == 24, "test_cbpf_jit result ABI");
+
+#endif
