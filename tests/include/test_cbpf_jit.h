@@ -35,7 +35,14 @@ struct cbpf_jit_test_result {
 	__s32 create_err;	/* bpf_prog_create(): 0 or -errno */
 	__u32 jited, jited_len, nr_skbs;
 	__u64 compile_ns;
+	__u32 image_flags;	/* CBPF_JIT_TEST_IMAGE_* (when jited) */
+	__u32 image_pages;	/* pages the image spans */
 };
+
+#define CBPF_JIT_TEST_IMAGE_DIRECT	(1u << 0)	/* direct classic JIT */
+#define CBPF_JIT_TEST_IMAGE_WRITABLE	(1u << 1)	/* a page mapped writable */
+#define CBPF_JIT_TEST_IMAGE_NX		(1u << 2)	/* a page mapped non-executable */
+#define CBPF_JIT_TEST_IMAGE_UNMAPPED	(1u << 3)	/* a page not mapped */
 
 struct cbpf_jit_test_run {
 	__u32 ret, flags;	/* flags bit 0: not every iteration returned ret */
@@ -43,6 +50,6 @@ struct cbpf_jit_test_run {
 };
 
 _Static_assert(sizeof(struct cbpf_jit_test_skb) == 40, "test_cbpf_jit skb ABI");
-_Static_assert(sizeof(struct cbpf_jit_test_result) == 24, "test_cbpf_jit result ABI");
+_Static_assert(sizeof(struct cbpf_jit_test_result) == 32, "test_cbpf_jit result ABI");
 
 #endif
