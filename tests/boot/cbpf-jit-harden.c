@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cbpf-jit-harden: the direct classic BPF JIT is at least as safe as the
+ * path it replaces (the conversion to eBPF and the eBPF JIT).
+ *
+ * Usage (as root, in the appliance): cbpf-jit-harden [-v]
+ *
+ * Checks, each against the upstream path of the same kernel
+ * (net.core.bpf_jit_classic = 0) as the oracle:
+ *
+ *  blinding   with net.core.bpf_jit_harden = 2 no 32-bit constant of a
+ *             program made of chosen constants appears in its image; the
+ *             images come from the JITs' own dumps (bpf_jit_classic = 2,
+ *             bpf_jit_enable = 2) read from /dev/kmsg.  With harden = 0 the
+ *             same scan finds every constant (the scan works).
+ *  mapping    every image is mapped read-only and executable (asked of the
+ *             test_cbpf_jit module, which walks the kernel page tables).
+ *  unpriv     a filter attached by uid 65534 (no CAP_SYS_ADMIN) gets the
+ *             same branch history clearing sequence (push rax; push rcx;
+ *             call clear_bhb_loop; pop rcx; pop rax) and IBHF as the eBPF
+ *             JIT emits for it, root's filters get none, and every filter
+ *             returns the known result.
+ *  limit      with net.core.bpf_jit_limit = 1 an unprivileged filter gets
+ *             no image from either JIT (the counter fallback_alloc says the
+ *             direct JIT gave up) and the attach has the same outcome as
+ *             with the switch off (on 6.1: refused with ENOTSUPP); root is
+ *             exempt and its filters are compiled and filter correctly.
+ *  badinput   every class of invalid program is refused with the same errno
+ *             with the switch on as off, and nothing is compiled.
+ *
+ * cbpf-jit-harden --faults NAME N instead attaches a filter N times with
+ * /proc/self/make-it-fail set around the attach, the fault injection
+ * capability NAME (failslab, fail_page_alloc) having been configured by
+ * the caller for tasks that ask for it: every attach must succeed and
+ * filter correctly, or fail with ENOMEM.
+ *
+ * Output: one record per check on standard output, "name<TAB>pass|fail<TAB>
+ * detail"; -v adds the dumps' disassembly-free evidence on standard error.
+ * The sysctls are restored on exit.  Exit status 0 when all passed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_cbpf_jit.h"
+
+#define SYSCTL_DIR	"/proc/sys/net/core/"
+#define STATS		SYSCTL_DIR "bpf_jit_classic_stats"
+#define NOBODY		65534
+#define MAX_DUMP	65536
+#define MAX_DUMPS	8
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define INSN(c, t, f, k)	((struct sock_filter){ (c), (t), (f), (k) })
+#define RET_K(k)		INSN(BPF_RET | BPF_K, 0, 0, (k))
+#define RET_A()			INSN(BPF_RET | BPF_A, 0, 0, 0)
+
+static int verbose, failures;
+
+static void record(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s\t%s\t", name, ok ? "pass" : "fail");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	failures += !ok;
+}
+
+static void die(const char *what)
+{
+	record("cbpf-jit-harden ran", 0, "%s: %s", what, strerror(errno));
+	exit(1);
+}
+
+/* The sysctls this program changes, and their values at start. */
+static const char *const knobs[] = {
+	"bpf_jit_classic", "bpf_jit_enable", "bpf_jit_harden", "bpf_jit_limit",
+};
+static char saved[ARRAY_SIZE(knobs)][32];
+
+static int knob_read(const char *name, char *buf, size_t n)
+{
+	char path[128];
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), SYSCTL_DIR "%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, n - 1);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static void knob(const char *name, const char *val)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), SYSCTL_DIR "%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val)) {
+		fprintf(stderr, "cannot set %s to %s: %s\n", name, val, strerror(errno));
+		die(path);
+	}
+	close(fd);
+}
+
+static void knobs_restore(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++)
+		if (saved[i][0])
+			knob(knobs[i], saved[i]);
+}
+
+/* Which compiler, in sysctl terms; "dump" asks that JIT for its image. */
+static void mode(int direct, int dump, int harden)
+{
+	char h[4];
+
+	knob("bpf_jit_classic", direct ? (dump ? "2" : "1") : "0");
+	knob("bpf_jit_enable", !direct && dump ? "2" : "1");
+	snprintf(h, sizeof(h), "%d", harden);
+	knob("bpf_jit_harden", h);
+}
+
+static long stat_get(const char *key)
+{
+	char line[128], k[64];
+	long v, found = 0;
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* The counters that move when the direct JIT looks at a program. */
+static long stat_activity(void)
+{
+	static const char *const keys[] = {
+		"compiled", "declined_opcode", "declined_anc", "declined_conversion",
+		"declined_size", "declined_nomem", "fallback_alloc", "fallback_size",
+	};
+	long sum = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		sum += stat_get(keys[i]);
+	return sum;
+}
+
+/* ---- JIT image dumps (bpf_jit_dump() lines in the kernel log) ---- */
+
+struct dump {
+	unsigned char *bytes;
+	size_t len;
+};
+
+static int kmsg_fd = -1;
+
+static void kmsg_skip(void)
+{
+	if (kmsg_fd < 0) {
+		kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+		if (kmsg_fd < 0)
+			die("/dev/kmsg");
+	}
+	lseek(kmsg_fd, 0, SEEK_END);
+}
+
+/*
+ * The dumps printed since kmsg_skip() by process pid: "flen=.. proglen=..
+ * pass=.. image=.. from=.. pid=N" then "JIT code: OFFSET: xx xx ..." lines.
+ */
+static int kmsg_dumps(pid_t pid, struct dump *d, int max)
+{
+	char rec[8192];
+	int n = 0, cur = -1;
+	ssize_t r;
+
+	for (;;) {
+		char *msg, *p;
+
+		r = read(kmsg_fd, rec, sizeof(rec) - 1);
+		if (r < 0 && errno == EPIPE)
+			continue;	/* overwritten records */
+		if (r <= 0)
+			break;
+		rec[r] = 0;
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		msg++;
+		msg[strcspn(msg, "\n")] = 0;
+		if (!strncmp(msg, "flen=", 5)) {
+			p = strstr(msg, " pid=");
+			cur = -1;
+			if (p && atoi(p + 5) == pid && n < max) {
+				cur = n++;
+				d[cur].bytes = calloc(1, MAX_DUMP);
+				d[cur].len = 0;
+			}
+			continue;
+		}
+		if (strncmp(msg, "JIT code: ", 10)) {
+			cur = -1;
+			continue;
+		}
+		if (cur < 0)
+			continue;
+		p = strchr(msg + 10, ':');
+		for (p = p ? p + 1 : msg; *p; ) {
+			char *end;
+			unsigned long b = strtoul(p, &end, 16);
+
+			if (end == p || end - p > 3)
+				break;
+			if (d[cur].len < MAX_DUMP)
+				d[cur].bytes[d[cur].len++] = b;
+			p = end;
+		}
+	}
+	return n;
+}
+
+static void dumps_free(struct dump *d, int n)
+{
+	while (n--)
+		free(d[n].bytes);
+}
+
+static int find32(const struct dump *d, uint32_t v)
+{
+	for (size_t i = 0; i + 4 <= d->len; i++)
+		if (!memcmp(d->bytes + i, &v, 4))
+			return 1;
+	return 0;
+}
+
+/* push rax; push rcx; call rel32; pop rcx; pop rax (emit_spectre_bhb_barrier) */
+static int count_bhb_loop(const struct dump *d)
+{
+	int n = 0;
+
+	for (size_t i = 0; i + 9 <= d->len; i++)
+		if (d->bytes[i] == 0x50 && d->bytes[i + 1] == 0x51 &&
+		    d->bytes[i + 2] == 0xe8 && d->bytes[i + 7] == 0x59 &&
+		    d->bytes[i + 8] == 0x58)
+			n++;
+	return n;
+}
+
+/* IBHF: f3 48 0f 1e f8 */
+static int count_ibhf(const struct dump *d)
+{
+	static const unsigned char ibhf[] = { 0xf3, 0x48, 0x0f, 0x1e, 0xf8 };
+	int n = 0;
+
+	for (size_t i = 0; i + sizeof(ibhf) <= d->len; i++)
+		n += !memcmp(d->bytes + i, ibhf, sizeof(ibhf));
+	return n;
+}
+
+/* ---- attaching a filter in a child, as root or as nobody ---- */
+
+struct packet {
+	const char *data;
+	int len;
+	int expect;	/* bytes delivered; 0: dropped */
+};
+
+struct outcome {
+	int attach_errno;	/* 0: attached */
+	int got[8];
+	pid_t pid;		/* the child, for its dumps */
+};
+
+/* Set around the attach when injecting faults (/proc/self/make-it-fail). */
+static int make_it_fail;
+
+static void set_make_it_fail(int on)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		_exit(4);
+	close(fd);
+}
+
+static int drop_privileges(void)
+{
+	return setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY);
+}
+
+/*
+ * Attach prog to a unix datagram socket and send each packet through it;
+ * the kernel runs the filter on receive.  len may be anything, as a user
+ * may pass it; filter may be NULL.
+ */
+static void attach_run(const struct sock_filter *filter, unsigned short len,
+		       int unpriv, const struct packet *pkts, int npkts,
+		       struct outcome *o)
+{
+	int pipefd[2], status;
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	if (pipe(pipefd))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		struct sock_fprog fprog = { .len = len, .filter = (struct sock_filter *)filter };
+		struct outcome r = { 0 };
+		char buf[256];
+		int sv[2];
+
+		close(pipefd[0]);
+		if (unpriv && drop_privileges())
+			_exit(3);
+		if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+			_exit(3);
+		if (make_it_fail)
+			set_make_it_fail(1);
+		if (setsockopt(sv[1], SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof(fprog)))
+			r.attach_errno = errno;
+		if (make_it_fail)
+			set_make_it_fail(0);
+		for (int i = 0; !r.attach_errno && i < npkts && i < 8; i++) {
+			if (send(sv[0], pkts[i].data, pkts[i].len, 0) != pkts[i].len)
+				_exit(3);
+			r.got[i] = recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT);
+			if (r.got[i] < 0)
+				r.got[i] = 0;
+		}
+		if (write(pipefd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(3);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], o, sizeof(*o)) != sizeof(*o))
+		o->attach_errno = -1;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		o->attach_errno = -1;
+	o->pid = pid;
+}
+
+static int outcome_ok(const struct outcome *o, const struct packet *pkts, int npkts)
+{
+	if (o->attach_errno)
+		return 0;
+	for (int i = 0; i < npkts; i++)
+		if (o->got[i] != pkts[i].expect)
+			return 0;
+	return 1;
+}
+
+/* ---- the programs ---- */
+
+/* Chosen 32-bit constants, in every instruction that carries one. */
+static const uint32_t chosen[] = {
+	0x5eed1234, 0x6a09e667, 0x3c6ef372, 0x510e527f, 0x1f83d9ab, 0x7b0c4a5d,
+};
+
+static const struct sock_filter prog_chosen[] = {
+	INSN(BPF_LD | BPF_IMM, 0, 0, 0x5eed1234),
+	INSN(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 0x6a09e667),
+	INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0x3c6ef372),
+	INSN(BPF_LDX | BPF_IMM, 0, 0, 0x510e527f),
+	INSN(BPF_ALU | BPF_XOR | BPF_X, 0, 0, 0),
+	INSN(BPF_ALU | BPF_AND | BPF_K, 0, 0, 0x1f83d9ab),
+	INSN(BPF_JMP | BPF_JGT | BPF_K, 0, 1, 0x7b0c4a5d),
+	RET_K(3),
+	RET_K(5),
+};
+
+/* (0x5eed1234 + 0x6a09e667) & 0x1f83d9ab = 0x08834889 <= 0x7b0c4a5d: 5 bytes */
+static const struct packet pkts_chosen[] = { { "ABCDEFGH", 8, 5 } };
+
+/* A load, a compare and both returns: results depend on the packet. */
+static const struct sock_filter prog_match[] = {
+	INSN(BPF_LD | BPF_W | BPF_ABS, 0, 0, 0),
+	INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x41424344),
+	RET_K(0xffff),
+	INSN(BPF_LD | BPF_H | BPF_ABS, 0, 0, 4),
+	RET_A(),
+};
+
+static const struct packet pkts_match[] = {
+	{ "ABCDEFGH", 8, 8 },		/* "ABCD": all of it */
+	{ "XBCD\x00\x03GH", 8, 3 },	/* halfword at 4 = 3 */
+	{ "XBC", 3, 0 },		/* load past the end: 0 */
+};
+
+/* ---- checks ---- */
+
+static void check_blinding(void)
+{
+	for (int direct = 1; direct >= 0; direct--) {
+		const char *jit = direct ? "direct JIT" : "eBPF JIT (switch off)";
+
+		for (int harden = 0; harden <= 2; harden += 2) {
+			struct dump d[MAX_DUMPS];
+			struct outcome o;
+			long c0 = stat_get("compiled");
+			int n, found = 0;
+			char name[160];
+
+			mode(direct, 1, harden);
+			kmsg_skip();
+			attach_run(prog_chosen, ARRAY_SIZE(prog_chosen), 0,
+				   pkts_chosen, ARRAY_SIZE(pkts_chosen), &o);
+			n = kmsg_dumps(o.pid, d, MAX_DUMPS);
+			for (int i = 0; n == 1 && i < (int)ARRAY_SIZE(chosen); i++)
+				found += find32(&d[0], chosen[i]);
+			snprintf(name, sizeof(name), "%s, bpf_jit_harden=%d: %s", jit, harden,
+				 harden ? "no chosen constant in the image" :
+					  "every chosen constant in the image (the scan works)");
+			record(name, n == 1 && found == (harden ? 0 : (int)ARRAY_SIZE(chosen)) &&
+			       (stat_get("compiled") - c0 == direct),
+			       "%d of %zu constants in a %zu-byte image; %d dumps; direct JIT compiled %ld",
+			       found, ARRAY_SIZE(chosen), n ? d[0].len : 0, n, stat_get("compiled") - c0);
+			snprintf(name, sizeof(name), "%s, bpf_jit_harden=%d: filter result", jit, harden);
+			record(name, outcome_ok(&o, pkts_chosen, 1), "delivered %d bytes, want %d",
+			       o.got[0], pkts_chosen[0].expect);
+			dumps_free(d, n);
+		}
+	}
+}
+
+/* A straight-line program of n instructions: an image of many pages. */
+static struct sock_filter *prog_long(int n)
+{
+	struct sock_filter *p = calloc(n, sizeof(*p));
+
+	for (int i = 0; i < n - 1; i++)
+		p[i] = INSN(BPF_ALU | (i % 2 ? BPF_ADD : BPF_XOR) | BPF_K, 0, 0, 0x01000193u * (i + 1));
+	p[n - 1] = RET_A();
+	return p;
+}
+
+static int module_compile(const struct sock_filter *prog, unsigned int len,
+			  struct cbpf_jit_test_result *res)
+{
+	size_t sz = sizeof(struct cbpf_jit_test_req) + len * sizeof(*prog);
+	struct cbpf_jit_test_req *req = malloc(sz);
+	int fd, ok;
+
+	req->magic = CBPF_JIT_TEST_MAGIC;
+	req->prog_len = len;
+	req->nr_skbs = 0;
+	req->iterations = 1;
+	memcpy(req + 1, prog, len * sizeof(*prog));
+	fd = open(CBPF_JIT_TEST_RUN_FILE, O_RDWR);
+	ok = fd >= 0 && write(fd, req, sz) == (ssize_t)sz &&
+	     read(fd, res, sizeof(*res)) == sizeof(*res);
+	if (fd >= 0)
+		close(fd);
+	free(req);
+	return ok;
+}
+
+static void check_mapping(void)
+{
+	struct sock_filter *big = prog_long(BPF_MAXINSNS);
+	const struct {
+		const char *name;
+		const struct sock_filter *prog;
+		unsigned int len;
+	} progs[] = {
+		{ "small program", prog_match, ARRAY_SIZE(prog_match) },
+		{ "4096-instruction program", big, BPF_MAXINSNS },
+	};
+
+	if (access(CBPF_JIT_TEST_RUN_FILE, W_OK)) {
+		record("image mapping: test_cbpf_jit available", 0, "%s: %s",
+		       CBPF_JIT_TEST_RUN_FILE, strerror(errno));
+		free(big);
+		return;
+	}
+	for (int direct = 1; direct >= 0; direct--) {
+		for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
+			struct cbpf_jit_test_result res = { 0 };
+			unsigned int want = direct ? CBPF_JIT_TEST_IMAGE_DIRECT : 0;
+			char name[160];
+			int ok;
+
+			mode(direct, 0, 0);
+			ok = module_compile(progs[i].prog, progs[i].len, &res);
+			snprintf(name, sizeof(name), "%s, %s: image read-only and executable",
+				 direct ? "direct JIT" : "eBPF JIT (switch off)", progs[i].name);
+			record(name, ok && !res.create_err && res.jited && res.image_flags == want &&
+			       res.image_pages > 0,
+			       "%u bytes on %u pages%s%s%s%s", res.jited_len, res.image_pages,
+			       res.image_flags & CBPF_JIT_TEST_IMAGE_DIRECT ? ", direct JIT" : ", converted",
+			       res.image_flags & CBPF_JIT_TEST_IMAGE_WRITABLE ? ", WRITABLE" : "",
+			       res.image_flags & CBPF_JIT_TEST_IMAGE_NX ? ", NX" : "",
+			       res.image_flags & CBPF_JIT_TEST_IMAGE_UNMAPPED ? ", UNMAPPED" : "");
+		}
+	}
+	free(big);
+}
+
+/* What the kernel says of BHI on this CPU ("BHI: SW loop, KVM: SW loop" ...). */
+static void bhi_state(char *buf, size_t n)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/vulnerabilities/spectre_v2", "r");
+	char *p;
+
+	snprintf(buf, n, "unknown");
+	if (!f)
+		return;
+	if (fgets(buf, n, f)) {
+		buf[strcspn(buf, "\n")] = 0;
+		p = strstr(buf, "BHI: ");
+		if (p)
+			memmove(buf, p, strlen(p) + 1);
+	}
+	fclose(f);
+}
+
+static void check_unpriv(void)
+{
+	int loops[2][2], ibhf[2][2], dumps[2][2];
+	char bhi[256], name[160];
+
+	bhi_state(bhi, sizeof(bhi));
+	for (int direct = 1; direct >= 0; direct--) {
+		for (int unpriv = 0; unpriv <= 1; unpriv++) {
+			struct dump d[MAX_DUMPS];
+			struct outcome o;
+			int n;
+
+			mode(direct, 1, 0);
+			kmsg_skip();
+			attach_run(prog_match, ARRAY_SIZE(prog_match), unpriv, pkts_match,
+				   ARRAY_SIZE(pkts_match), &o);
+			n = kmsg_dumps(o.pid, d, MAX_DUMPS);
+			dumps[direct][unpriv] = n;
+			loops[direct][unpriv] = n == 1 ? count_bhb_loop(&d[0]) : -1;
+			ibhf[direct][unpriv] = n == 1 ? count_ibhf(&d[0]) : -1;
+			snprintf(name, sizeof(name), "%s, %s: filter results",
+				 direct ? "direct JIT" : "eBPF JIT (switch off)",
+				 unpriv ? "uid 65534" : "root");
+			record(name, outcome_ok(&o, pkts_match, ARRAY_SIZE(pkts_match)),
+			       "delivered %d/%d/%d bytes, want 8/3/0; attach errno %d",
+			       o.got[0], o.got[1], o.got[2], o.attach_errno);
+			if (verbose && n == 1) {
+				fprintf(stderr, "%s unpriv=%d image:", direct ? "direct" : "ebpf", unpriv);
+				for (size_t i = 0; i < d[0].len; i++)
+					fprintf(stderr, " %02x", d[0].bytes[i]);
+				fputc('\n', stderr);
+			}
+			dumps_free(d, n);
+		}
+	}
+	record("uid 65534: same BHB clearing sequence as the eBPF JIT",
+	       dumps[1][1] == 1 && dumps[0][1] == 1 &&
+	       loops[1][1] == loops[0][1] && ibhf[1][1] == ibhf[0][1],
+	       "clear_bhb_loop calls: direct %d, eBPF %d; IBHF: direct %d, eBPF %d; CPU: %s",
+	       loops[1][1], loops[0][1], ibhf[1][1], ibhf[0][1], bhi);
+	record("root: no BHB clearing sequence, as the eBPF JIT",
+	       dumps[1][0] == 1 && dumps[0][0] == 1 &&
+	       loops[1][0] == 0 && loops[0][0] == 0 && ibhf[1][0] == 0 && ibhf[0][0] == 0,
+	       "clear_bhb_loop calls: direct %d, eBPF %d; IBHF: direct %d, eBPF %d",
+	       loops[1][0], loops[0][0], ibhf[1][0], ibhf[0][0]);
+	/* Where the kernel clears the BHB in software, the sequence must be there. */
+	if (strstr(bhi, "SW loop"))
+		record("uid 65534: BHB clearing sequence present (CPU needs it)",
+		       loops[1][1] == 1, "direct %d", loops[1][1]);
+}
+
+static void check_limit(void)
+{
+	struct outcome ref[2];	/* the switch off: the upstream path's outcome */
+
+	for (int direct = 0; direct <= 1; direct++) {
+		const char *jit = direct ? "switch on" : "switch off";
+
+		for (int unpriv = 1; unpriv >= 0; unpriv--) {
+			struct dump d[MAX_DUMPS];
+			struct outcome o;
+			long f0 = stat_get("fallback_alloc"), c0 = stat_get("compiled");
+			long df, dc;
+			char name[160];
+			int n, ok;
+
+			mode(direct, 1, 0);
+			knob("bpf_jit_limit", "1");
+			kmsg_skip();
+			attach_run(prog_match, ARRAY_SIZE(prog_match), unpriv, pkts_match,
+				   ARRAY_SIZE(pkts_match), &o);
+			n = kmsg_dumps(o.pid, d, MAX_DUMPS);
+			dumps_free(d, n);
+			knob("bpf_jit_limit", saved[3]);
+			df = stat_get("fallback_alloc") - f0;
+			dc = stat_get("compiled") - c0;
+			if (!direct)
+				ref[unpriv] = o;
+			if (unpriv)	/* over the limit: neither JIT makes an image */
+				ok = n == 0 && df == direct && dc == 0 &&
+				     o.attach_errno == ref[1].attach_errno &&
+				     !memcmp(o.got, ref[1].got, sizeof(o.got)) &&
+				     (o.attach_errno || outcome_ok(&o, pkts_match, ARRAY_SIZE(pkts_match)));
+			else		/* root is exempt (bpf_capable()) */
+				ok = n == 1 && df == 0 && dc == direct &&
+				     outcome_ok(&o, pkts_match, ARRAY_SIZE(pkts_match));
+			snprintf(name, sizeof(name), "bpf_jit_limit=1, %s, %s: %s", jit,
+				 unpriv ? "uid 65534" : "root",
+				 unpriv ? "no image, same outcome as the upstream path" :
+					  "compiled, filters correctly");
+			record(name, ok,
+			       "images %d, fallback_alloc +%ld, compiled +%ld; attach errno %d (upstream %d), delivered %d/%d/%d",
+			       n, df, dc, o.attach_errno, ref[unpriv].attach_errno,
+			       o.got[0], o.got[1], o.got[2]);
+		}
+	}
+}
+
+static const struct packet pkt_any[] = { { "ABCDEFGH", 8, 0 } };
+
+static void check_badinput(void)
+{
+	static struct sock_filter too_long[BPF_MAXINSNS + 1];
+	const struct {
+		const char *name;
+		struct sock_filter insns[4];
+		unsigned short len;
+		int use_too_long, null;
+		int expect;	/* errno; 0: accepted, and drops every packet */
+	} cases[] = {
+		{ "empty program", { RET_K(0) }, 0, 0, 0, EINVAL },
+		{ "too long (4097 instructions)", { { 0 } }, BPF_MAXINSNS + 1, 1, 0, EINVAL },
+		{ "no program (NULL)", { { 0 } }, 1, 0, 1, EINVAL },
+		{ "unknown opcode", { INSN(0xffff, 0, 0, 0), RET_K(0) }, 2, 0, 0, EINVAL },
+		{ "missing RET", { INSN(BPF_LD | BPF_IMM, 0, 0, 1) }, 1, 0, 0, EINVAL },
+		{ "jt out of range", { INSN(BPF_JMP | BPF_JEQ | BPF_K, 5, 0, 0), RET_K(0) }, 2, 0, 0, EINVAL },
+		{ "jf out of range", { INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, 0), RET_K(0) }, 2, 0, 0, EINVAL },
+		{ "ja out of range", { INSN(BPF_JMP | BPF_JA, 0, 0, 7), RET_K(0) }, 2, 0, 0, EINVAL },
+		{ "M[16] load", { INSN(BPF_ST, 0, 0, 0), INSN(BPF_LD | BPF_MEM, 0, 0, 16), RET_K(0) }, 3, 0, 0, EINVAL },
+		{ "M[16] store", { INSN(BPF_ST, 0, 0, 16), RET_K(0) }, 2, 0, 0, EINVAL },
+		{ "M[16] ldx", { INSN(BPF_STX, 0, 0, 0), INSN(BPF_LDX | BPF_MEM, 0, 0, 16), RET_K(0) }, 3, 0, 0, EINVAL },
+		{ "M[] read before write", { INSN(BPF_LD | BPF_MEM, 0, 0, 3), RET_A() }, 2, 0, 0, EINVAL },
+		{ "division by constant 0", { INSN(BPF_ALU | BPF_DIV | BPF_K, 0, 0, 0), RET_A() }, 2, 0, 0, EINVAL },
+		{ "modulo by constant 0", { INSN(BPF_ALU | BPF_MOD | BPF_K, 0, 0, 0), RET_A() }, 2, 0, 0, EINVAL },
+		{ "shift by 32", { INSN(BPF_ALU | BPF_LSH | BPF_K, 0, 0, 32), RET_A() }, 2, 0, 0, EINVAL },
+		{ "unknown ancillary offset",
+		  { INSN(BPF_LD | BPF_W | BPF_ABS, 0, 0, SKF_AD_OFF + 0x800), RET_K(0xffff) }, 2, 0, 0, EINVAL },
+		{ "negative offset below SKF_LL_OFF (accepted, loads fail)",
+		  { INSN(BPF_LD | BPF_B | BPF_ABS, 0, 0, SKF_LL_OFF - 1), RET_K(0xffff) }, 2, 0, 0, 0 },
+	};
+
+	for (int i = 0; i < BPF_MAXINSNS; i++)
+		too_long[i] = INSN(BPF_LD | BPF_IMM, 0, 0, i);
+	too_long[BPF_MAXINSNS] = RET_K(0);
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct sock_filter *prog = cases[i].null ? NULL :
+			cases[i].use_too_long ? too_long : cases[i].insns;
+		struct outcome on, off;
+		long a0, a1;
+		char name[160];
+
+		mode(1, 0, 0);
+		a0 = stat_activity();
+		attach_run(prog, cases[i].len, 1, pkt_any, 1, &on);
+		a1 = stat_activity();
+		mode(0, 0, 0);
+		attach_run(prog, cases[i].len, 1, pkt_any, 1, &off);
+		snprintf(name, sizeof(name), "bad input: %s", cases[i].name);
+		record(name, on.attach_errno == off.attach_errno &&
+		       on.attach_errno == cases[i].expect &&
+		       on.got[0] == off.got[0] && on.got[0] == 0 &&
+		       (cases[i].expect ? a1 == a0 : 1),
+		       "errno switch on %d, off %d, want %d; delivered %d/%d; direct JIT counters +%ld",
+		       on.attach_errno, off.attach_errno, cases[i].expect,
+		       on.got[0], off.got[0], a1 - a0);
+	}
+}
+
+static void check_faults(const char *what, int n)
+{
+	long c0 = stat_get("compiled"), f0 = stat_get("fallback_alloc") + stat_get("declined_nomem");
+	int attached = 0, enomem = 0, bad = 0;
+	char name[160], first[160] = "";
+
+	make_it_fail = 1;
+	for (int i = 0; i < n; i++) {
+		struct outcome o;
+
+		mode(1, 0, i % 2 ? 2 : 0);	/* every other one blinded */
+		attach_run(prog_match, ARRAY_SIZE(prog_match), 0, pkts_match,
+			   ARRAY_SIZE(pkts_match), &o);
+		if (o.attach_errno == ENOMEM) {
+			enomem++;
+		} else if (outcome_ok(&o, pkts_match, ARRAY_SIZE(pkts_match))) {
+			attached++;
+		} else {
+			if (!bad++)
+				snprintf(first, sizeof(first), ": attempt %d: errno %d, delivered %d/%d/%d",
+					 i, o.attach_errno, o.got[0], o.got[1], o.got[2]);
+		}
+	}
+	make_it_fail = 0;
+	snprintf(name, sizeof(name), "%s: each attach filters correctly or fails with ENOMEM", what);
+	record(name, !bad, "%d attempts: %d attached (direct JIT compiled %ld), %d ENOMEM, %d other%s",
+	       n, attached, stat_get("compiled") - c0, enomem, bad, first);
+	snprintf(name, sizeof(name), "%s: faults were injected", what);
+	record(name, enomem + stat_get("fallback_alloc") + stat_get("declined_nomem") - f0 > 0,
+	       "%d attaches failed, direct JIT fell back %ld times",
+	       enomem, stat_get("fallback_alloc") + stat_get("declined_nomem") - f0);
+}
+
+int main(int argc, char **argv)
+{
+	verbose = argc > 1 && !strcmp(argv[1], "-v");
+	if (access(STATS, R_OK)) {
+		record("kernel has the direct classic JIT", 0, "%s: %s", STATS, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++)
+		if (knob_read(knobs[i], saved[i], sizeof(saved[i])))
+			die(knobs[i]);
+	atexit(knobs_restore);
+
+	if (argc == 4 && !strcmp(argv[1], "--faults")) {
+		check_faults(argv[2], atoi(argv[3]));
+		return failures ? 1 : 0;
+	}
+	check_blinding();
+	check_mapping();
+	check_unpriv();
+	check_limit();
+	check_badinput();
+	return failures ? 1 : 0;
+}
