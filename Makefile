@@ -5,8 +5,9 @@
 #   make check   host tests, build what is stale, boot headless, gate on the
 #                boot-time report (out/report.json, out/report.txt)
 #
-# Developers: make deb | image | test-host | fuzz | tree | patches-export |
-# patches-import | repro | lint | clean (README.md "Working on the kernel").
+# Developers: make deb | image | test-host | fuzz | bench | soak | check-debug |
+# package-check | tree | patches-export | patches-import | repro | lint | clean
+# (README.md "Working on the kernel").
 
 SHELL := /bin/sh
 VERSION := $(shell dpkg-parsechangelog -S Version 2>/dev/null)
@@ -14,13 +15,16 @@ OUT := out
 DEBS := build/debs
 KSRC := build/linux-dev
 CHECK_TIMEOUT ?= 2400
+# The debug kernel runs the suite several times slower.
+CHECK_DEBUG_TIMEOUT ?= 9000
+SOAK_SECONDS ?= 600
 
 # Everything a .deb is made of; the image is made of the .debs and image/.
 DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include)
-IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image)
+IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image mkosi.profiles)
 
 .PHONY: all run check deps deb image test-host fuzz bench package-check tree patches-export \
-	patches-import repro lint clean
+	patches-import repro lint clean deb-debug image-debug check-debug soak
 
 all: image
 
@@ -28,24 +32,34 @@ deps:
 	@image/install-host-deps
 
 # The Debian packages, built incrementally: -nc keeps the kernel tree of the
-# previous build (build/pkg-vm) so only what changed is rebuilt.
-deb: deps $(DEBS)/.stamp
-$(DEBS)/.stamp: $(DEB_INPUTS)
-	@echo "== building the Debian packages ($(VERSION)); log: build/logs/deb.log"
-	@mkdir -p build/logs $(DEBS)
+# previous build (build/pkg-<flavour>) so only what changed is rebuilt.
+# $(call build-debs,DEST,LOG,PROFILES): dpkg-buildpackage into DEST.
+define build-debs
+	@echo "== building the Debian packages ($(VERSION)$(if $(3), $(3))); log: $(2)"
+	@mkdir -p build/logs $(1)
 	@# dh remembers finished steps; forget them so the kernel build step runs
 	@# (it rebuilds only what changed).
 	@rm -rf debian/debhelper-build-stamp debian/.debhelper debian/*.debhelper.log debian/files
 	@start=$$(date +%s); \
-	if ! dpkg-buildpackage -b -uc -us -nc > build/logs/deb.log 2>&1; then \
-	  echo "error: dpkg-buildpackage failed; last lines of build/logs/deb.log:" >&2; \
-	  grep -E 'error|Error' build/logs/deb.log | tail -n 15 >&2; exit 1; fi; \
+	if ! dpkg-buildpackage -b -uc -us -nc $(if $(3),-P$(3)) > $(2) 2>&1; then \
+	  echo "error: dpkg-buildpackage failed; last lines of $(2):" >&2; \
+	  grep -E 'error|Error' $(2) | tail -n 15 >&2; exit 1; fi; \
 	echo "   built in $$(($$(date +%s) - start))s"
-	@rm -f $(DEBS)/*.deb
-	@mv ../linux-image-*_$(VERSION)_amd64.deb ../cbpf-jit-*_$(VERSION)_*.deb $(DEBS)/
+	@rm -f $(1)/*.deb
+	@mv ../linux-image-*_$(VERSION)_amd64.deb ../cbpf-jit-*_$(VERSION)_*.deb $(1)/
 	@mv ../linux-cbpfjit_$(VERSION)_amd64.buildinfo ../linux-cbpfjit_$(VERSION)_amd64.changes build/logs/
-	@ls -l $(DEBS)/*.deb | awk '{ print "   " $$NF " (" $$5 " bytes)" }'
-	@touch $@
+	@ls -l $(1)/*.deb | awk '{ print "   " $$NF " (" $$5 " bytes)" }'
+	@touch $(1)/.stamp
+endef
+
+deb: deps $(DEBS)/.stamp
+$(DEBS)/.stamp: $(DEB_INPUTS)
+	$(call build-debs,$(DEBS),build/logs/deb.log,)
+
+# The debug flavour (debian/config/debug.config), in build/pkg-debug.
+deb-debug: deps build/debs-debug/.stamp
+build/debs-debug/.stamp: $(DEB_INPUTS)
+	$(call build-debs,build/debs-debug,build/logs/deb-debug.log,pkg.linux-cbpfjit.debug)
 
 image: deb build/image/.stamp
 build/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
@@ -67,6 +81,27 @@ run: image
 check: test-host image
 	@echo "== booting the appliance headless for the boot-time checks"
 	@image/boot-check $(OUT) $(CHECK_TIMEOUT)
+
+# The appliance with the debug kernel (mkosi.profiles/debug.conf): the whole
+# suite with KASAN, kmemleak, lockdep, UBSAN and fault injection watching.
+image-debug: deb-debug build/image-debug/.stamp
+build/image-debug/.stamp: build/debs-debug/.stamp $(IMAGE_INPUTS)
+	@echo "== building the debug appliance image with mkosi; log: build/logs/mkosi-debug.log"
+	@mkdir -p build/logs build/image-debug
+	@if ! mkosi --profile debug --force build > build/logs/mkosi-debug.log 2>&1; then \
+	  echo "error: mkosi build failed; last lines of build/logs/mkosi-debug.log:" >&2; \
+	  tail -n 25 build/logs/mkosi-debug.log >&2; exit 1; fi
+	@touch $@
+
+check-debug: image-debug
+	@echo "== booting the debug appliance headless for the boot-time checks"
+	@MKOSI_PROFILE=debug image/boot-check $(OUT)-debug $(CHECK_DEBUG_TIMEOUT)
+
+# The boot-time suite with a $(SOAK_SECONDS) s soak (traffic, filter churn,
+# switch toggling).
+soak: image
+	@echo "== booting the appliance headless with a $(SOAK_SECONDS)s soak"
+	@BOOT_CMDLINE="cbpfjit.soak=$(SOAK_SECONDS)" image/boot-check $(OUT)-soak $$(($(CHECK_TIMEOUT) + $(SOAK_SECONDS)))
 
 # Host-side tests of the code generator, compiled from the kernel tree.
 test-host: tree
@@ -124,5 +159,5 @@ lint: deb
 	  tests/repro/check-reproducible tests/package/check-install-purge tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
 
 clean:
-	rm -rf $(OUT) build/image build/debs build/logs
-	@[ ! -d build/pkg-vm ] || debian/rules clean
+	rm -rf $(OUT) $(OUT)-debug $(OUT)-soak build/image build/image-debug build/debs build/debs-debug build/logs
+	@[ ! -d build/pkg-vm ] && [ ! -d build/pkg-debug ] || debian/rules clean
