@@ -97,11 +97,12 @@ check-debug: image-debug
 	@echo "== booting the debug appliance headless for the boot-time checks"
 	@MKOSI_PROFILE=debug image/boot-check $(OUT)-debug $(CHECK_DEBUG_TIMEOUT)
 
-# The boot-time suite with a $(SOAK_SECONDS) s soak (traffic, filter churn,
-# switch toggling).
+# A $(SOAK_SECONDS) s soak (traffic, filter churn, switch toggling), then the
+# kernel log check.
 soak: image
-	@echo "== booting the appliance headless with a $(SOAK_SECONDS)s soak"
-	@BOOT_CMDLINE="cbpfjit.soak=$(SOAK_SECONDS)" image/boot-check $(OUT)-soak $$(($(CHECK_TIMEOUT) + $(SOAK_SECONDS)))
+	@echo "== booting the appliance headless for a $(SOAK_SECONDS)s soak"
+	@BOOT_CMDLINE="cbpfjit.soak=$(SOAK_SECONDS) cbpfjit.sections=kernel,boot,soak,klog" \
+	  image/boot-check $(OUT)-soak $$(($(CHECK_TIMEOUT) + $(SOAK_SECONDS)))
 
 # Host-side tests of the code generator, compiled from the kernel tree.
 test-host: tree

@@ -36,6 +36,7 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <pcap/pcap.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -862,6 +863,21 @@ static int cmd_inject(int argc, char **argv)
 		die("usage: inject [-b BURST] [-g GAP_US] IFNAME FILE.pcap");
 	if (read_pcap(argv[optind + 1], &in, err, sizeof(err)))
 		die("%s", err);
+	/*
+	 * Stay on one CPU: a veth hands each frame to the backlog of the CPU
+	 * that sent it, so a sender that migrates mid-replay splits the frames
+	 * over two backlogs, drained independently, and the taps see them out
+	 * of order (seen on a loaded host).
+	 */
+	c = sched_getcpu();
+	if (c >= 0) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			die("sched_setaffinity: %s", strerror(errno));
+	}
 	fd = socket(AF_PACKET, SOCK_RAW, 0);	/* protocol 0: sends only */
 	if (fd < 0)
 		die("socket(AF_PACKET): %s", strerror(errno));
