@@ -223,6 +223,8 @@ static int kmsg_dumps(pid_t pid, struct dump *d, int max)
 			if (p && atoi(p + 5) == pid && n < max) {
 				cur = n++;
 				d[cur].bytes = calloc(1, MAX_DUMP);
+				if (!d[cur].bytes)
+					die("calloc");
 				d[cur].len = 0;
 			}
 			continue;
@@ -461,6 +463,8 @@ static struct sock_filter *prog_long(int n)
 {
 	struct sock_filter *p = calloc(n, sizeof(*p));
 
+	if (!p)
+		die("calloc");
 	for (int i = 0; i < n - 1; i++)
 		p[i] = INSN(BPF_ALU | (i % 2 ? BPF_ADD : BPF_XOR) | BPF_K, 0, 0, 0x01000193u * (i + 1));
 	p[n - 1] = RET_A();
@@ -474,6 +478,8 @@ static int module_compile(const struct sock_filter *prog, unsigned int len,
 	struct cbpf_jit_test_req *req = malloc(sz);
 	int fd, ok;
 
+	if (!req)
+		die("malloc");
 	req->magic = CBPF_JIT_TEST_MAGIC;
 	req->prog_len = len;
 	req->nr_skbs = 0;
