@@ -52,9 +52,10 @@
 #include "refinterp.h"
 
 #include "test_cbpf_jit.h"
+#include "net-core-sysctl.h"
 
 #define RUN_FILE CBPF_JIT_TEST_RUN_FILE
-#define SYS "/proc/sys/net/core/"
+#define SYS NET_CORE_SYSCTL_DIR
 #define MAX_SKBS 64
 #define MAX_REQ (16 + BPF_MAXINSNS * 8 + MAX_SKBS * (40 + 256 + 16384 + 8))
 #define MAX_RES (24 + MAX_SKBS * 16)
@@ -106,39 +107,6 @@ static void record(const char *name, int pass, const char *fmt, ...)
 }
 
 /* ---- sysctls and counters ---- */
-static int sysctl_write(const char *name, const char *val)
-{
-	char path[128];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), SYS "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-static int sysctl_read(const char *name, char *buf, size_t n)
-{
-	char path[128];
-	ssize_t r;
-	int fd;
-
-	snprintf(path, sizeof(path), SYS "%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	r = read(fd, buf, n - 1);
-	close(fd);
-	if (r < 0)
-		return -1;
-	buf[r] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
 enum { ST_COMPILED, ST_OPCODE, ST_ANC, ST_CONV, ST_SIZE, ST_NOMEM, ST_FB_ALLOC, ST_FB_SIZE, ST_NR };
 static const char *const st_names[ST_NR] = {
 	"compiled", "declined_opcode", "declined_anc", "declined_conversion",

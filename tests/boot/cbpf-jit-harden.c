@@ -55,10 +55,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "net-core-sysctl.h"
 #include "test_cbpf_jit.h"
 
-#define SYSCTL_DIR	"/proc/sys/net/core/"
-#define STATS		SYSCTL_DIR "bpf_jit_classic_stats"
+#define STATS		NET_CORE_SYSCTL_DIR "bpf_jit_classic_stats"
 #define NOBODY		65534
 #define MAX_DUMP	65536
 #define MAX_DUMPS	8
@@ -95,37 +95,13 @@ static const char *const knobs[] = {
 };
 static char saved[ARRAY_SIZE(knobs)][32];
 
-static int knob_read(const char *name, char *buf, size_t n)
-{
-	char path[128];
-	ssize_t r;
-	int fd;
-
-	snprintf(path, sizeof(path), SYSCTL_DIR "%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	r = read(fd, buf, n - 1);
-	close(fd);
-	if (r <= 0)
-		return -1;
-	buf[r] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
+/* Set a sysctl or give up: every check depends on the mode it sets. */
 static void knob(const char *name, const char *val)
 {
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), SYSCTL_DIR "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val)) {
+	if (sysctl_write(name, val)) {
 		fprintf(stderr, "cannot set %s to %s: %s\n", name, val, strerror(errno));
-		die(path);
+		die(name);
 	}
-	close(fd);
 }
 
 static void knobs_restore(void)
@@ -815,7 +791,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++)
-		if (knob_read(knobs[i], saved[i], sizeof(saved[i])))
+		if (sysctl_read(knobs[i], saved[i], sizeof(saved[i])))
 			die(knobs[i]);
 	atexit(knobs_restore);
 

@@ -143,12 +143,13 @@ struct soak_filter {
 	const char *name;
 	struct sock_filter insns[12];
 	unsigned short len;
+	unsigned int param_mask;	/* P: a random number & param_mask */
 	unsigned int (*accept)(uint16_t port, unsigned int param);
 };
 
 static unsigned int acc_low3(uint16_t port, unsigned int p) { return (port & 7) == p ? 0xffff : 0; }
 static unsigned int acc_trim(uint16_t port, unsigned int p) { (void)p; return 42 + (port & 31); }
-static unsigned int acc_proto(uint16_t port, unsigned int p) { return (port & 1) == (p & 1) ? 64 : 0; }
+static unsigned int acc_proto(uint16_t port, unsigned int p) { return (port & 1) == p ? 64 : 0; }
 static unsigned int acc_ind(uint16_t port, unsigned int p) { return (uint8_t)~port == p ? 0xffff : 0; }
 
 static const struct soak_filter filters[] = {
@@ -159,7 +160,7 @@ static const struct soak_filter filters[] = {
 	    INSN(BPF_ALU | BPF_AND | BPF_K, 0, 0, 7),
 	    INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0 /* P */),
 	    INSN(BPF_RET | BPF_K, 0, 0, 0xffff),
-	    INSN(BPF_RET | BPF_K, 0, 0, 0) }, 7, acc_low3 },
+	    INSN(BPF_RET | BPF_K, 0, 0, 0) }, 7, 7, acc_low3 },
 	{ "trim to 42 + (port & 31) via M[]",
 	  { INSN(BPF_LD | BPF_H | BPF_ABS, 0, 0, 36),
 	    INSN(BPF_ALU | BPF_AND | BPF_K, 0, 0, 31),
@@ -167,22 +168,22 @@ static const struct soak_filter filters[] = {
 	    INSN(BPF_LD | BPF_IMM, 0, 0, 42),
 	    INSN(BPF_LDX | BPF_MEM, 0, 0, 4),
 	    INSN(BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0),
-	    INSN(BPF_RET | BPF_A, 0, 0, 0) }, 7, acc_trim },
+	    INSN(BPF_RET | BPF_A, 0, 0, 0) }, 7, 0, acc_trim },
 	{ "protocol ancillary and port parity",
 	  { INSN(BPF_LD | BPF_H | BPF_ABS, 0, 0, SKF_AD_OFF + SKF_AD_PROTOCOL),
 	    INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 5, ETH_P_IP),
 	    INSN(BPF_LD | BPF_H | BPF_ABS, 0, 0, 36),
 	    INSN(BPF_ALU | BPF_AND | BPF_K, 0, 0, 1),
-	    INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0 /* P & 1 */),
+	    INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0 /* P */),
 	    INSN(BPF_LD | BPF_IMM, 0, 0, 64),
 	    INSN(BPF_RET | BPF_A, 0, 0, 0),
-	    INSN(BPF_RET | BPF_K, 0, 0, 0) }, 8, acc_proto },
+	    INSN(BPF_RET | BPF_K, 0, 0, 0) }, 8, 1, acc_proto },
 	{ "msh-indexed source port byte == P",
 	  { INSN(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14),
 	    INSN(BPF_LD | BPF_B | BPF_IND, 0, 0, 15),
 	    INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0 /* P */),
 	    INSN(BPF_RET | BPF_K, 0, 0, 0xffff),
-	    INSN(BPF_RET | BPF_K, 0, 0, 0) }, 5, acc_ind },
+	    INSN(BPF_RET | BPF_K, 0, 0, 0) }, 5, 0xff, acc_ind },
 };
 
 static void worker(int id, int ifindex)
@@ -196,17 +197,14 @@ static void worker(int id, int ifindex)
 		const struct soak_filter *f = &filters[rand_r(&seed) % ARRAY_SIZE(filters)];
 		struct sock_filter insns[12];
 		struct sock_fprog prog = { .len = f->len, .filter = insns };
-		unsigned int param = rand_r(&seed) & 0xff;
+		unsigned int param = rand_r(&seed) & f->param_mask;
 		double until = now() + 0.005 * (rand_r(&seed) % 4);
 		int fd;
 
 		memcpy(insns, f->insns, sizeof(insns));
 		for (int i = 0; i < f->len; i++)	/* the "P" operands */
 			if (BPF_CLASS(insns[i].code) == BPF_JMP && insns[i].k == 0)
-				insns[i].k = f->accept == acc_low3 ? param & 7 :
-					     f->accept == acc_proto ? param & 1 : param;
-		if (f->accept == acc_low3)
-			param &= 7;
+				insns[i].k = param;
 		/* Protocol 0: nothing is delivered before bind(). */
 		fd = socket(AF_PACKET, SOCK_RAW, 0);
 		if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ||
