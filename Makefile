@@ -10,7 +10,9 @@
 # (README.md "Working on the kernel").
 
 SHELL := /bin/sh
-VERSION := $(shell dpkg-parsechangelog -S Version 2>/dev/null)
+# Read without dpkg-dev: on a fresh machine `make deps` installs it only
+# after this line has been expanded.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 OUT := out
 DEBS := build/debs
 KSRC := build/linux-dev
