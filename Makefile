@@ -6,7 +6,8 @@
 #                boot-time report (out/report.json, out/report.txt)
 #
 # Developers: make deb | image | test-host | fuzz | bench | soak | check-debug |
-# package-check | tree | patches-export | patches-import | repro | lint | clean
+# check-fresh | package-check | tree | patches-export | patches-import | repro |
+# lint | clean
 # (README.md "Working on the kernel").
 
 SHELL := /bin/sh
@@ -26,7 +27,7 @@ DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.
 IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image mkosi.profiles)
 
 .PHONY: all run check deps deb image test-host fuzz bench package-check tree patches-export \
-	patches-import repro lint clean deb-debug image-debug check-debug soak
+	patches-import repro lint clean deb-debug image-debug check-debug soak check-fresh
 
 all: image
 
@@ -106,6 +107,12 @@ soak: image
 	@BOOT_CMDLINE="cbpfjit.soak=$(SOAK_SECONDS) cbpfjit.sections=kernel,boot,soak,klog" \
 	  image/boot-check $(OUT)-soak $$(($(CHECK_TIMEOUT) + $(SOAK_SECONDS)))
 
+# make check on a fresh Debian 12 (a debootstrapped chroot with only git and
+# make, empty caches): proves what the README promises, and leaves this
+# host's packages alone (out-fresh/).
+check-fresh:
+	@tests/fresh/check-fresh-host
+
 # Host-side tests of the code generator, compiled from the kernel tree.
 test-host: tree
 	@if [ -f tests/host/Makefile ]; then $(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(KSRC); \
@@ -161,8 +168,8 @@ lint: deb tree
 	@echo "== lintian"; lintian --info build/logs/linux-cbpfjit_$(VERSION)_amd64.changes || true
 	@echo "== shellcheck"; shellcheck -S warning image/install-host-deps image/detect-accel \
 	  image/boot-check tests/boot/cbpf-jit-check tests/boot/tcpdump-check debian/apply-patches \
-	  tests/repro/check-reproducible tests/package/check-install-purge tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
+	  tests/repro/check-reproducible tests/package/check-install-purge tests/fresh/check-fresh-host tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
 
 clean:
-	rm -rf $(OUT) $(OUT)-debug $(OUT)-soak build/image build/image-debug build/debs build/debs-debug build/logs
+	rm -rf $(OUT) $(OUT)-debug $(OUT)-soak $(OUT)-fresh build/image build/image-debug build/debs build/debs-debug build/logs
 	@[ ! -d build/pkg-vm ] && [ ! -d build/pkg-debug ] || debian/rules clean
