@@ -165,7 +165,7 @@ repro: deps
 lint: deb tree
 	@echo "== checkpatch --strict"; cd $(KSRC) && for p in $$(grep -v '^#' ../../patches/series | grep .); do \
 	  echo "$$p: $$(scripts/checkpatch.pl --strict -q ../../patches/$$p 2>/dev/null | grep -E '^(ERROR|WARNING|CHECK)' | tr '\n' ' ')"; done
-	@echo "== lintian"; lintian --info build/logs/linux-cbpfjit_$(VERSION)_amd64.changes || true
+	@echo "== lintian"; lintian --info --pedantic $(DEBS)/*.deb
 	@echo "== shellcheck"; shellcheck -S warning image/install-host-deps image/detect-accel \
 	  image/boot-check tests/boot/cbpf-jit-check tests/boot/tcpdump-check debian/apply-patches \
 	  tests/repro/check-reproducible tests/package/check-install-purge tests/fresh/check-fresh-host tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
