@@ -17,6 +17,8 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 OUT := out
 DEBS := build/debs
 KSRC := build/linux-dev
+# The patch files in order, relative to patches/.
+SERIES = $(shell grep -v '^\#' patches/series | grep .)
 CHECK_TIMEOUT ?= 2400
 # The debug kernel runs the suite several times slower.
 CHECK_DEBUG_TIMEOUT ?= 9000
@@ -136,7 +138,7 @@ $(KSRC)/.git/HEAD:
 	@tar -C build -xf /usr/src/linux-source-6.1.tar.xz && mv build/linux-source-6.1 $(KSRC)
 	@cd $(KSRC) && git init -q && git add -A -f . && \
 	  git -c user.name=base -c user.email=base@localhost commit -qm 'linux-source-6.1 (pristine)' && git tag base
-	@cd $(KSRC) && for p in $$(grep -v '^#' ../../patches/series | grep .); do \
+	@cd $(KSRC) && for p in $(SERIES); do \
 	  git -c user.name=import -c user.email=import@localhost am -q ../../patches/$$p || \
 	    { echo "error: patches/$$p does not apply"; exit 1; }; done
 
@@ -148,7 +150,7 @@ patches-export:
 	@echo "patches/: $$(grep -c . patches/series) patches"
 
 patches-import:
-	@cd $(KSRC) && git reset -q --hard base && for p in $$(grep -v '^#' ../../patches/series | grep .); do \
+	@cd $(KSRC) && git reset -q --hard base && for p in $(SERIES); do \
 	  git am -q ../../patches/$$p || { echo "error: patches/$$p does not apply"; exit 1; }; done
 	@echo "$(KSRC): $$(cd $(KSRC) && git rev-list --count base..HEAD) patches applied"
 
@@ -163,7 +165,7 @@ repro: deps
 	@tests/repro/check-reproducible
 
 lint: deb tree
-	@echo "== checkpatch --strict"; cd $(KSRC) && for p in $$(grep -v '^#' ../../patches/series | grep .); do \
+	@echo "== checkpatch --strict"; cd $(KSRC) && for p in $(SERIES); do \
 	  echo "$$p: $$(scripts/checkpatch.pl --strict -q ../../patches/$$p 2>/dev/null | grep -E '^(ERROR|WARNING|CHECK)' | tr '\n' ' ')"; done
 	@echo "== lintian"; lintian --info --pedantic $(DEBS)/*.deb
 	@echo "== shellcheck"; shellcheck -S warning image/install-host-deps image/detect-accel \
