@@ -5,66 +5,97 @@
 #   make check   host tests, build what is stale, boot headless, gate on the
 #                boot-time report (out/report.json, out/report.txt)
 #
-# Developers: make deb | image | test-host | fuzz | bench | soak | check-debug |
-# check-fresh | package-check | tree | patches-export | patches-import | repro |
-# lint | clean
+# Developers: make deb | image | test-host | fuzz | bench | soak |
+# check-debug | check-fresh | check-untouched | package-check | repo |
+# repo-check | check-sources |
+# repro | tree | patches-export | patches-import | lint | shell | clean
 # (README.md "Working on the kernel").
+#
+# Every goal but a few runs inside the build root (image/buildroot), a
+# Debian 12 root in /var/cache/cbpf-jit that holds every tool the build
+# needs, so the host's packages, apt sources and boot loader stay as they
+# are. On the host itself run only: check-fresh, check-untouched and
+# check-sources (they drive the host side or the build root), shell, clean.
 
 SHELL := /bin/sh
-# Read without dpkg-dev: on a fresh machine `make deps` installs it only
-# after this line has been expanded.
-VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+HOST_GOALS := check-fresh check-untouched check-sources shell clean
+.PHONY: all run check deb image test-host fuzz bench package-check tree patches-export \
+	patches-import repro repo repo-check lint clean deb-debug image-debug check-debug soak check-fresh \
+	check-untouched check-sources shell
+
+ifeq ($(CBPFJIT_IN_BUILDROOT),)
+# On the host: hand the goals to make in the build root (created on first
+# use), keeping command-line variables (MAKEFLAGS) and the order given.
+ROOT_GOALS := $(filter-out $(HOST_GOALS),$(or $(MAKECMDGOALS),all))
+ifneq ($(ROOT_GOALS),)
+$(firstword $(ROOT_GOALS)):
+	@image/buildroot run make --no-print-directory $(ROOT_GOALS)
+$(wordlist 2,$(words $(ROOT_GOALS)),$(ROOT_GOALS)): $(firstword $(ROOT_GOALS))
+	@:
+endif
+
+# make check on a fresh Debian 12 (a debootstrapped root with only git and
+# make, empty caches), with the host-state check around it (check-untouched).
+check-fresh:
+	@tests/fresh/check-fresh-host
+
+# Snapshot the host side (packages, /etc/apt, /etc/kernel, /boot, the ESP,
+# EFI boot entries, systemd), run make check, snapshot again, compare.
+check-untouched:
+	@tests/fresh/check-untouched
+
+# The packages and the whole suite against two Debian releases of
+# linux-source-6.1, then apt upgrade from one to the other (~45 min).
+check-sources:
+	@tests/sources/check-sources
+
+# A shell in the build root, at the repository.
+shell:
+	@image/buildroot shell
+
+clean:
+	rm -rf out out-* build
+
+else
+# In the build root.
 OUT := out
 DEBS := build/debs
 KSRC := build/linux-dev
 # The patch files in order, relative to patches/.
 SERIES = $(shell grep -v '^\#' patches/series | grep .)
+SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' linux-source-6.1)
+SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/detect-accel image/boot-check \
+	debian/apply-patches debian/bin/gencontrol tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
+	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
+	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh \
+	tests/kernel-quick/*.sh .ci/run
 CHECK_TIMEOUT ?= 2400
 # The debug kernel runs the suite several times slower.
 CHECK_DEBUG_TIMEOUT ?= 9000
 SOAK_SECONDS ?= 600
 
-# Everything a .deb is made of; the image is made of the .debs and image/.
-DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include)
+# Everything a .deb is made of (the source package, image/build-debs, and
+# the linux-source-6.1 of the build root); the image is made of the .debs
+# and image/.
+DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include) \
+	image/build-debs /usr/src/linux-source-6.1.tar.xz
 IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image mkosi.profiles)
-
-.PHONY: all run check deps deb image test-host fuzz bench package-check tree patches-export \
-	patches-import repro lint clean deb-debug image-debug check-debug soak check-fresh
 
 all: image
 
-deps:
-	@image/install-host-deps
-
-# The Debian packages, built incrementally: -nc keeps the kernel tree of the
-# previous build (build/pkg-<flavour>) so only what changed is rebuilt.
-# $(call build-debs,DEST,LOG,PROFILES): dpkg-buildpackage into DEST.
-define build-debs
-	@echo "== building the Debian packages ($(VERSION)$(if $(3), $(3))); log: $(2)"
-	@mkdir -p build/logs $(1)
-	@# dh remembers finished steps; forget them so the kernel build step runs
-	@# (it rebuilds only what changed).
-	@rm -rf debian/debhelper-build-stamp debian/.debhelper debian/*.debhelper.log debian/files
-	@start=$$(date +%s); \
-	if ! dpkg-buildpackage -b -uc -us -nc $(if $(3),-P$(3)) > $(2) 2>&1; then \
-	  echo "error: dpkg-buildpackage failed; last lines of $(2):" >&2; \
-	  grep -E 'error|Error' $(2) | tail -n 15 >&2; exit 1; fi; \
-	echo "   built in $$(($$(date +%s) - start))s"
-	@rm -f $(1)/*.deb
-	@mv ../linux-image-*_$(VERSION)_amd64.deb ../cbpf-jit-*_$(VERSION)_*.deb $(1)/
-	@mv ../linux-cbpfjit_$(VERSION)_amd64.buildinfo ../linux-cbpfjit_$(VERSION)_amd64.changes build/logs/
-	@ls -l $(1)/*.deb | awk '{ print "   " $$NF " (" $$5 " bytes)" }'
-	@touch $(1)/.stamp
-endef
-
-deb: deps $(DEBS)/.stamp
+# The Debian packages, built from their .dsc as an unprivileged user
+# (image/build-debs); only the kernel objects of the previous build are
+# kept, so only what changed is recompiled.
+deb: $(DEBS)/.stamp
 $(DEBS)/.stamp: $(DEB_INPUTS)
-	$(call build-debs,$(DEBS),build/logs/deb.log,)
+	@image/build-debs vm $(DEBS)
+	@touch $@
 
-# The debug flavour (debian/config/debug.config), in build/pkg-debug.
-deb-debug: deps build/debs-debug/.stamp
+# The debug flavour (debian/config/debug.config).
+deb-debug: build/debs-debug/.stamp
 build/debs-debug/.stamp: $(DEB_INPUTS)
-	$(call build-debs,build/debs-debug,build/logs/deb-debug.log,pkg.linux-cbpfjit.debug)
+	@image/build-debs debug build/debs-debug
+	@touch $@
 
 image: deb build/image/.stamp
 build/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
@@ -77,10 +108,13 @@ build/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
 	echo "   built in $$(($$(date +%s) - start))s: $$(ls build/image/*.raw)"
 	@touch $@
 
+# An interactive boot: a root shell with the JIT on. The boot-time suite is
+# not started (make check enables it for its own boots); `cbpf-jit-check`
+# runs it by hand.
 run: image
 	@kvm=$$(image/detect-accel build/image/*.vmlinuz); \
 	if [ "$$kvm" = kvm ]; then kvm=yes; else kvm=no; fi; \
-	echo "== booting the appliance (log in as root; 'poweroff' to leave)"; \
+	echo "== booting the appliance ($$kvm = KVM; root shell; 'poweroff' to leave)"; \
 	mkosi --qemu-kvm=$$kvm qemu
 
 check: test-host image
@@ -109,12 +143,6 @@ soak: image
 	@BOOT_CMDLINE="cbpfjit.soak=$(SOAK_SECONDS) cbpfjit.sections=kernel,boot,soak,klog" \
 	  image/boot-check $(OUT)-soak $$(($(CHECK_TIMEOUT) + $(SOAK_SECONDS)))
 
-# make check on a fresh Debian 12 (a debootstrapped chroot with only git and
-# make, empty caches): proves what the README promises, and leaves this
-# host's packages alone (out-fresh/).
-check-fresh:
-	@tests/fresh/check-fresh-host
-
 # Host-side tests of the code generator, compiled from the kernel tree.
 test-host: tree
 	@if [ -f tests/host/Makefile ]; then $(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(KSRC); \
@@ -132,15 +160,15 @@ bench: deb
 # plus patches/ as commits. Created when missing; never committed.
 tree: $(KSRC)/.git/HEAD
 $(KSRC)/.git/HEAD:
-	@$(MAKE) --no-print-directory deps
-	@echo "== creating $(KSRC) from /usr/src/linux-source-6.1.tar.xz + patches/"
+	@echo "== creating $(KSRC) from /usr/src/linux-source-6.1.tar.xz ($(SRC_VERSION)) + patches/"
 	@rm -rf $(KSRC) && mkdir -p build
 	@tar -C build -xf /usr/src/linux-source-6.1.tar.xz && mv build/linux-source-6.1 $(KSRC)
 	@cd $(KSRC) && git init -q && git add -A -f . && \
 	  git -c user.name=base -c user.email=base@localhost commit -qm 'linux-source-6.1 (pristine)' && git tag base
 	@cd $(KSRC) && for p in $(SERIES); do \
-	  git -c user.name=import -c user.email=import@localhost am -q ../../patches/$$p || \
-	    { echo "error: patches/$$p does not apply"; exit 1; }; done
+	  git -c user.name=import -c user.email=import@localhost am -q -3 ../../patches/$$p || \
+	    { echo "error: patches/$$p does not apply to linux-source-6.1 $(SRC_VERSION);" \
+	      "rebase the series: README.md, 'Debian published a new linux-source-6.1'"; exit 1; }; done
 
 # Commits on top of "base" in the developers' tree -> patches/ (and back).
 patches-export:
@@ -151,7 +179,7 @@ patches-export:
 
 patches-import:
 	@cd $(KSRC) && git reset -q --hard base && for p in $(SERIES); do \
-	  git am -q ../../patches/$$p || { echo "error: patches/$$p does not apply"; exit 1; }; done
+	  git am -q ../../patches/$$p || { echo "error: patches/$$p does not apply to linux-source-6.1 $(SRC_VERSION)"; exit 1; }; done
 	@echo "$(KSRC): $$(cd $(KSRC) && git rev-list --count base..HEAD) patches applied"
 
 # dpkg -i then dpkg --purge of the packages in a Debian 12 chroot leaves
@@ -159,19 +187,24 @@ patches-import:
 package-check: deb
 	@tests/package/check-install-purge
 
+# A local apt repository of the built packages (build/repo).
+repo: deb
+	@image/make-repo
+
+# apt install from the previous build's repository, apt upgrade from this
+# one, in a fresh Debian 12 root (tests/package/check-repo-upgrade).
+repo-check: repo
+	@tests/package/check-repo-upgrade
+
 # Two package builds from the same inputs in two different directories must
 # give bit-identical .debs.
-repro: deps
+repro: deb
 	@tests/repro/check-reproducible
 
 lint: deb tree
 	@echo "== checkpatch --strict"; cd $(KSRC) && for p in $(SERIES); do \
 	  echo "$$p: $$(scripts/checkpatch.pl --strict -q ../../patches/$$p 2>/dev/null | grep -E '^(ERROR|WARNING|CHECK)' | tr '\n' ' ')"; done
-	@echo "== lintian"; lintian --info --pedantic $(DEBS)/*.deb
-	@echo "== shellcheck"; shellcheck -S warning image/install-host-deps image/detect-accel \
-	  image/boot-check tests/boot/cbpf-jit-check tests/boot/tcpdump-check debian/apply-patches \
-	  tests/repro/check-reproducible tests/package/check-install-purge tests/fresh/check-fresh-host tests/bench/run-bench tests/bench/guest-init.sh tests/kernel-quick/*.sh .ci/run
+	@echo "== lintian"; lintian --info --pedantic build/source/*.dsc $(DEBS)/*.deb
+	@echo "== shellcheck"; shellcheck -S warning $(SHELL_SCRIPTS)
 
-clean:
-	rm -rf $(OUT) $(OUT)-debug $(OUT)-soak $(OUT)-fresh build/image build/image-debug build/debs build/debs-debug build/logs
-	@[ ! -d build/pkg-vm ] && [ ! -d build/pkg-debug ] || debian/rules clean
+endif
