@@ -27,6 +27,26 @@
  *             exempt and its filters are compiled and filter correctly.
  *  badinput   every class of invalid program is refused with the same errno
  *             with the switch on as off, and nothing is compiled.
+ *  optmem     socket option memory is charged what the conversion charges:
+ *             the largest n of "n x ldh [12]; ret" a fresh UDP socket
+ *             accepts (SO_ATTACH_FILTER, SO_ATTACH_REUSEPORT_CBPF; 181 on
+ *             6.1) and the exact charge of 200 loads (the smallest
+ *             optmem_max that accepts it, minus 1: 22544), switch on = off,
+ *             with bpf_jit_harden 0 and 2.
+ *  seccomp    the number of "ret ALLOW" filters a process can stack
+ *             (MAX_INSNS_PER_PATH; 3641 on 6.1), switch on = off.
+ *  latched    bpf_jit_enable flipped between bpf_prog_alloc() and the
+ *             compilation (the attach held on a userfaultfd page while
+ *             the kernel copies the instructions), bpf_jit_harden = 2:
+ *             JITed or not as with the switch off (the latched decision).
+ *  stats      bpf_jit_classic_stats is mode 0400, uid 65534 cannot read it.
+ *  module     test_cbpf_jit's read() honours the file position and ends
+ *             with EOF; a request running for seconds (watchdog_thresh=2,
+ *             rcu_cpu_stall_timeout=5) gets no soft lockup or RCU stall.
+ *  pid1       PID 1's classic socket filters (the udev monitor), fetched
+ *             with pidfd_getfd() and asked of test_cbpf_jit, were compiled
+ *             by the direct JIT: sysctl.net.core.bpf_jit_classic=1 is on
+ *             the kernel command line, applied before init runs.
  *
  * cbpf-jit-harden --faults NAME N instead attaches a filter N times, with
  * the switch on and off in turn, with /proc/self/make-it-fail set around
@@ -40,20 +60,38 @@
  * The sysctls are restored on exit.  Exit status 0 when all passed.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open	434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd	438
+#endif
 
 #include "net-core-sysctl.h"
 #include "test_cbpf_jit.h"
@@ -92,6 +130,7 @@ static void die(const char *what)
 /* The sysctls this program changes, and their values at start. */
 static const char *const knobs[] = {
 	"bpf_jit_classic", "bpf_jit_enable", "bpf_jit_harden", "bpf_jit_limit",
+	"optmem_max",
 };
 static char saved[ARRAY_SIZE(knobs)][32];
 
@@ -783,6 +822,583 @@ static void check_faults(const char *what, int n)
 	       injected, n, stat_get("fallback_alloc") + stat_get("declined_nomem") - f0);
 }
 
+/* ---- issue 16: the kernel behaves as before, only faster ---- */
+
+/* n x "ldh [12]", then "ret #0xffff" */
+static struct sock_filter *prog_ldh(int n)
+{
+	struct sock_filter *p = calloc(n + 1, sizeof(*p));
+
+	if (!p)
+		die("calloc");
+	for (int i = 0; i < n; i++)
+		p[i] = INSN(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12);
+	p[n] = RET_K(0xffff);
+	return p;
+}
+
+/* n loads on a fresh UDP socket (SO_ATTACH_FILTER, or
+ * SO_ATTACH_REUSEPORT_CBPF): 0 or the errno.
+ */
+static int attach_ldh(int n, int reuseport)
+{
+	struct sock_filter *p = prog_ldh(n);
+	struct sock_fprog fprog = { .len = n + 1, .filter = p };
+	int one = 1, err = 0, s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (s < 0)
+		die("socket");
+	if (reuseport && setsockopt(s, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)))
+		die("SO_REUSEPORT");
+	if (setsockopt(s, SOL_SOCKET, reuseport ? SO_ATTACH_REUSEPORT_CBPF : SO_ATTACH_FILTER,
+		       &fprog, sizeof(fprog)))
+		err = errno;
+	close(s);
+	free(p);
+	return err;
+}
+
+/* The largest n below 1024 that attaches (acceptance is monotonic in n;
+ * 181 on 6.1 with the default optmem_max); *err_above: the errno of n + 1.
+ * 1024 bounds the eBPF JIT's work on blinded programs under emulation.
+ */
+static int largest_ldh(int reuseport, int *err_above)
+{
+	int lo = 0, hi = 1024, err;
+
+	*err_above = 0;
+	while (hi - lo > 1) {
+		int mid = lo + (hi - lo) / 2;
+
+		err = attach_ldh(mid, reuseport);
+		if (!err) {
+			lo = mid;
+		} else {
+			hi = mid;
+			*err_above = err;
+		}
+	}
+	return lo;
+}
+
+/* The charge of n loads on a fresh UDP socket: __sk_filter_charge()
+ * accepts when size <= optmem_max and size < optmem_max, so the smallest
+ * optmem_max that accepts is the charge + 1.
+ */
+static long charge_ldh(int n)
+{
+	long lo = 1024, hi = 1 << 17;	/* lo refuses, hi accepts */
+	char v[32];
+
+	while (hi - lo > 1) {
+		long mid = lo + (hi - lo) / 2;
+
+		snprintf(v, sizeof(v), "%ld", mid);
+		knob("optmem_max", v);
+		if (attach_ldh(n, 0))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++)
+		if (!strcmp(knobs[i], "optmem_max"))
+			knob("optmem_max", saved[i]);
+	return hi - 1;
+}
+
+/* Item 1: socket memory is charged what the conversion would charge. */
+static void check_optmem(void)
+{
+	for (int harden = 0; harden <= 2; harden += 2) {
+		int n[2][2], e[2][2];
+		long charge[2], c0, compiled;
+		char name[200];
+
+		for (int direct = 0; direct <= 1; direct++) {
+			mode(direct, 0, harden);
+			c0 = stat_get("compiled");
+			for (int rp = 0; rp <= 1; rp++)
+				n[direct][rp] = largest_ldh(rp, &e[direct][rp]);
+			charge[direct] = charge_ldh(200);
+			compiled = stat_get("compiled") - c0;
+		}
+		snprintf(name, sizeof(name),
+			 "optmem, harden=%d: largest n of n x ldh [12]; ret on a fresh UDP socket, switch on = off",
+			 harden);
+		record(name, n[0][0] == n[1][0] && (harden || n[1][0] == 181) && compiled > 0,
+		       "switch off %d, on %d (stock 6.1, harden=0: 181); n + 1 refused with %s / %s; direct JIT compiled %ld",
+		       n[0][0], n[1][0], strerror(e[0][0]), strerror(e[1][0]), compiled);
+		snprintf(name, sizeof(name),
+			 "optmem, harden=%d: SO_ATTACH_REUSEPORT_CBPF largest n, switch on = off", harden);
+		record(name, n[0][1] == n[1][1] && (harden || n[1][1] == 181),
+		       "switch off %d, on %d (stock 6.1, harden=0: 181)", n[0][1], n[1][1]);
+		snprintf(name, sizeof(name),
+			 "optmem, harden=%d: charge of 200 x ldh [12]; ret, switch on = off", harden);
+		record(name, charge[0] == charge[1] && (harden || charge[1] == 22544),
+		       "switch off %ld bytes, on %ld (stock 6.1, harden=0: 22544; the classic length would be 1680)",
+		       charge[0], charge[1]);
+	}
+}
+
+/* How many "ret ALLOW" filters one process can stack; *err: the errno of
+ * the first refusal.
+ */
+static int seccomp_stack(int *err)
+{
+	struct sock_filter allow[] = { RET_K(SECCOMP_RET_ALLOW) };
+	struct sock_fprog fprog = { .len = 1, .filter = allow };
+	int pipefd[2], res[2] = { -1, 0 }, status;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		int r[2] = { 0, 0 };
+
+		close(pipefd[0]);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			_exit(3);
+		while (r[0] < 100000) {
+			if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog)) {
+				r[1] = errno;
+				break;
+			}
+			r[0]++;
+		}
+		if (write(pipefd[1], r, sizeof(r)) != sizeof(r))
+			_exit(3);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], res, sizeof(res)) != sizeof(res))
+		res[0] = -1;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	*err = res[1];
+	return res[0];
+}
+
+/* Item 2: seccomp's MAX_INSNS_PER_PATH sees the converted length. */
+static void check_seccomp_path(void)
+{
+	for (int harden = 0; harden <= 2; harden += 2) {
+		int n[2], e[2];
+		char name[160];
+
+		for (int direct = 0; direct <= 1; direct++) {
+			mode(direct, 0, harden);
+			n[direct] = seccomp_stack(&e[direct]);
+		}
+		snprintf(name, sizeof(name),
+			 "seccomp, harden=%d: ret ALLOW filters one process can stack, switch on = off", harden);
+		record(name, n[0] == n[1] && n[1] > 0 && (harden || n[1] == 3641),
+		       "switch off %d, on %d, then %s / %s (stock 6.1: 3641 at harden=0, 2979 blinded)",
+		       n[0], n[1], strerror(e[0]), strerror(e[1]));
+	}
+}
+
+/* One request of the test module about a socket of ours: 0, or -1. */
+static int sock_query(int fd, struct cbpf_jit_test_sock_result *res)
+{
+	struct cbpf_jit_test_sock_req req = { .magic = CBPF_JIT_TEST_SOCK_MAGIC, .fd = fd };
+	int mfd = open(CBPF_JIT_TEST_RUN_FILE, O_RDWR), ok;
+
+	memset(res, 0, sizeof(*res));
+	ok = mfd >= 0 && write(mfd, &req, sizeof(req)) == sizeof(req) &&
+	     read(mfd, res, sizeof(*res)) == sizeof(*res);
+	if (mfd >= 0)
+		close(mfd);
+	return ok ? 0 : -1;
+}
+
+struct uffd_attach {
+	int sock;
+	struct sock_fprog fprog;
+	int err;
+};
+
+static void *uffd_attach_thread(void *arg)
+{
+	struct uffd_attach *a = arg;
+
+	a->err = setsockopt(a->sock, SOL_SOCKET, SO_ATTACH_FILTER, &a->fprog,
+			    sizeof(a->fprog)) ? errno : 0;
+	return NULL;
+}
+
+/*
+ * Attach prog_match with bpf_jit_enable = from when the kernel allocates
+ * the program and = to when it compiles it: __get_filter() copies the
+ * instructions from user memory between bpf_prog_alloc() and
+ * bpf_prepare_filter(), and that copy is held on a userfaultfd page while
+ * the sysctl is flipped.  Returns 0 (and the direct JIT's compile count
+ * and the module's view of the attached filter) or -1 with *why.
+ */
+static int flip_attach(const char *from, const char *to, long *compiled,
+		       struct cbpf_jit_test_sock_result *res, const char **why)
+{
+	long pagesz = sysconf(_SC_PAGESIZE), c0;
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct uffdio_copy cp = { 0 };
+	struct uffd_attach a = { 0 };
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	int uffd, sv[2] = { -1, -1 }, ret = -1;
+	char *page = MAP_FAILED, *src = NULL;
+	pthread_t t;
+
+	*why = "userfaultfd";
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		goto out;
+	page = mmap(NULL, pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	src = aligned_alloc(pagesz, pagesz);
+	if (page == MAP_FAILED || !src)
+		goto out;
+	memset(src, 0, pagesz);
+	memcpy(src, prog_match, sizeof(prog_match));
+	reg.range.start = (unsigned long)page;
+	reg.range.len = pagesz;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		goto out;
+	*why = "socketpair";
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		goto out;
+	a.sock = sv[1];
+	a.fprog.len = ARRAY_SIZE(prog_match);
+	a.fprog.filter = (struct sock_filter *)page;
+
+	knob("bpf_jit_enable", from);
+	c0 = stat_get("compiled");
+	*why = "pthread_create";
+	if (pthread_create(&t, NULL, uffd_attach_thread, &a))
+		goto out;
+	pfd.fd = uffd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 20000) != 1 || read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT) {
+		*why = "no fault on the instructions";
+		/* unblock the attach whatever happened */
+	}
+	knob("bpf_jit_enable", to);
+	cp.dst = (unsigned long)page;
+	cp.src = (unsigned long)src;
+	cp.len = pagesz;
+	ioctl(uffd, UFFDIO_COPY, &cp);
+	pthread_join(t, NULL);
+	*compiled = stat_get("compiled") - c0;
+	if (strcmp(*why, "pthread_create"))
+		goto out;
+	*why = "attach";
+	if (a.err)
+		goto out;
+	*why = "test_cbpf_jit socket query";
+	if (sock_query(sv[1], res))
+		goto out;
+	ret = 0;
+out:
+	if (sv[0] >= 0) {
+		close(sv[0]);
+		close(sv[1]);
+	}
+	if (page != MAP_FAILED)
+		munmap(page, pagesz);
+	free(src);
+	if (uffd >= 0)
+		close(uffd);
+	knob("bpf_jit_enable", "1");
+	return ret;
+}
+
+/* Item 3: the JIT decision is the one bpf_prog_alloc() latched. */
+static void check_latched(void)
+{
+	static const char *const flips[][2] = { { "0", "1" }, { "1", "0" } };
+
+	for (size_t f = 0; f < ARRAY_SIZE(flips); f++) {
+		struct cbpf_jit_test_sock_result r[2];
+		long compiled[2] = { 0, 0 };
+		const char *why[2] = { "", "" };
+		int ok[2], want_jited = flips[f][0][0] == '1';
+		char name[200];
+
+		for (int direct = 0; direct <= 1; direct++) {
+			mode(direct, 0, 2);
+			ok[direct] = !flip_attach(flips[f][0], flips[f][1], &compiled[direct],
+						  &r[direct], &why[direct]);
+		}
+		snprintf(name, sizeof(name),
+			 "latched: bpf_jit_enable %s -> %s between allocation and compilation (harden=2), switch on = off",
+			 flips[f][0], flips[f][1]);
+		record(name, ok[0] && ok[1] && r[0].jited == r[1].jited &&
+			     (int)r[1].jited == want_jited && compiled[1] == want_jited &&
+			     !!(r[1].flags & CBPF_JIT_TEST_IMAGE_DIRECT) == want_jited,
+		       "switch off: %s jited=%u; on: %s jited=%u, direct JIT compiled %ld (want %d: %s)",
+		       ok[0] ? "attached" : why[0], r[0].jited, ok[1] ? "attached" : why[1],
+		       r[1].jited, compiled[1], want_jited,
+		       want_jited ? "JITed as the eBPF path would" : "interpreted, as upstream");
+	}
+}
+
+/* Item 5: the counters are root-only, as bpf_jit_limit. */
+static void check_stats_mode(void)
+{
+	struct stat st;
+	int status, err = -1;
+	pid_t pid;
+
+	if (stat(STATS, &st))
+		die(STATS);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		int fd;
+
+		if (drop_privileges())
+			_exit(255);
+		fd = open(STATS, O_RDONLY);
+		_exit(fd < 0 ? errno : 0);
+	}
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		err = WEXITSTATUS(status);
+	record("bpf_jit_classic_stats is root-only (0400, as bpf_jit_limit's 0600)",
+	       (st.st_mode & 07777) == 0400 && err == EACCES,
+	       "mode %04o; uid 65534 opening it: %s", st.st_mode & 07777,
+	       err < 0 || err == 255 ? "?" : err ? strerror(err) : "allowed");
+}
+
+/* A request of one skb of 64 bytes: its size, in *buf (malloc'd). */
+static size_t module_req(const struct sock_filter *prog, unsigned int len,
+			 unsigned int iterations, char **buf)
+{
+	size_t sz = sizeof(struct cbpf_jit_test_req) + len * sizeof(*prog) +
+		    sizeof(struct cbpf_jit_test_skb) + 64;
+	struct cbpf_jit_test_req *req = calloc(1, sz);
+	struct cbpf_jit_test_skb *d;
+
+	if (!req)
+		die("calloc");
+	req->magic = CBPF_JIT_TEST_MAGIC;
+	req->prog_len = len;
+	req->nr_skbs = 1;
+	req->iterations = iterations;
+	memcpy(req + 1, prog, len * sizeof(*prog));
+	d = (void *)((char *)(req + 1) + len * sizeof(*prog));
+	d->len = d->headlen = 64;
+	d->protocol = htons(0x0800);
+	memset(d + 1, 0x5a, 64);
+	*buf = (char *)req;
+	return sz;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Write a request and read its result; the wall time in seconds, or -1. */
+static double module_run(int fd, const char *req, size_t sz)
+{
+	char res[sizeof(struct cbpf_jit_test_result) + sizeof(struct cbpf_jit_test_run)];
+	double t0 = now_s();
+
+	if (write(fd, req, sz) != (ssize_t)sz || read(fd, res, sizeof(res)) != sizeof(res))
+		return -1;
+	return now_s() - t0;
+}
+
+static int file_rw(const char *path, char *old, size_t n, const char *val)
+{
+	int fd = open(path, O_RDWR), ok;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	if (old) {
+		r = read(fd, old, n - 1);
+		old[r > 0 ? r : 0] = 0;
+		old[strcspn(old, "\n")] = 0;
+	}
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Kernel log lines since kmsg_skip() that contain one of the words. */
+static int kmsg_grep(const char *const *words, char *first, size_t n)
+{
+	char rec[8192];
+	int found = 0;
+	ssize_t r;
+
+	for (;;) {
+		char *msg;
+
+		r = read(kmsg_fd, rec, sizeof(rec) - 1);
+		if (r < 0 && errno == EPIPE)
+			continue;
+		if (r <= 0)
+			break;
+		rec[r] = 0;
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		msg[strcspn(msg, "\n")] = 0;
+		for (const char *const *w = words; *w; w++)
+			if (strstr(msg, *w)) {
+				if (!found++)
+					snprintf(first, n, "%.200s", msg);
+				break;
+			}
+	}
+	return found;
+}
+
+/* Item 6: read() ends with EOF; a long request does not hog the CPU. */
+static void check_module_file(void)
+{
+	static const char *const bad[] = { "soft lockup", "rcu_sched self-detected stall",
+		"rcu: INFO:", "detected stalls", "hung_task", NULL };
+	static const char wd[] = "/proc/sys/kernel/watchdog_thresh";
+	static const char rcu[] = "/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout";
+	struct sock_filter *big = prog_long(BPF_MAXINSNS);
+	char *req, res[64], old_wd[32] = "", old_rcu[32] = "", first[256] = "";
+	unsigned int iters = 1024;
+	int fd, reads = 0, total = 0, again = 0, eof_fresh, found;
+	size_t sz;
+	double t;
+	ssize_t r;
+
+	fd = open(CBPF_JIT_TEST_RUN_FILE, O_RDWR);
+	if (fd < 0) {
+		record("test_cbpf_jit: read() ends with EOF", 0, "%s: %s",
+		       CBPF_JIT_TEST_RUN_FILE, strerror(errno));
+		free(big);
+		return;
+	}
+	mode(1, 0, 0);
+	eof_fresh = read(fd, res, sizeof(res)) == 0;
+	sz = module_req(prog_match, ARRAY_SIZE(prog_match), 1, &req);
+	if (write(fd, req, sz) == (ssize_t)sz) {
+		while (reads < 1000 && (r = read(fd, res, 7)) > 0) {
+			total += r;
+			reads++;
+		}
+		if (write(fd, req, sz) == (ssize_t)sz)
+			again = read(fd, res, sizeof(res));
+	}
+	free(req);
+	record("test_cbpf_jit: read() honours the file position and ends with EOF",
+	       eof_fresh && reads < 1000 && total == 48 && again == 48,
+	       "fresh file: %s; result of 48 bytes read 7 at a time: %d bytes in %d reads%s, then EOF; after the next write(): %d bytes",
+	       eof_fresh ? "EOF" : "not EOF", total, reads, reads >= 1000 ? " (no EOF)" : "", again);
+
+	/* A request that runs for seconds, the watchdogs made impatient:
+	 * soft lockup after 4 s, RCU stall after 5 s.
+	 */
+	if (file_rw(wd, old_wd, sizeof(old_wd), "2") || file_rw(rcu, old_rcu, sizeof(old_rcu), "5")) {
+		record("test_cbpf_jit: long request, no soft lockup or RCU stall", 0,
+		       "cannot set %s / %s: %s", wd, rcu, strerror(errno));
+		goto out;
+	}
+	kmsg_skip();
+	sz = module_req(big, BPF_MAXINSNS, iters, &req);
+	t = module_run(fd, req, sz);
+	free(req);
+	if (t > 0 && t < 12) {
+		double want = iters * 12 / (t > 1e-4 ? t : 1e-4);
+
+		iters = want > (1 << 20) ? 1 << 20 : (unsigned int)want;
+		sz = module_req(big, BPF_MAXINSNS, iters, &req);
+		t = module_run(fd, req, sz);
+		free(req);
+	}
+	sleep(1);
+	found = kmsg_grep(bad, first, sizeof(first));
+	record("test_cbpf_jit: long request, no soft lockup or RCU stall",
+	       t > 0 && !found,
+	       "%u runs of a 4096-instruction program on one skb in %.1f s%s (watchdog_thresh=2: soft lockup after 4 s; rcu_cpu_stall_timeout=5)%s%s",
+	       iters, t, t > 0 && t < 5 ? ", shorter than the thresholds on this machine" : "",
+	       found ? "; " : "", first);
+out:
+	if (old_wd[0])
+		file_rw(wd, NULL, 0, old_wd);
+	if (old_rcu[0])
+		file_rw(rcu, NULL, 0, old_rcu);
+	close(fd);
+	free(big);
+}
+
+/* Item 7: PID 1's own classic socket filter (the udev monitor) was
+ * compiled by the direct JIT: the switch is on the kernel command line.
+ */
+static void check_pid1(void)
+{
+	char cmdline[4096] = "", link[64], path[300], detail[600] = "";
+	int pidfd, classic = 0, direct = 0, oncmd, off = 0;
+	struct dirent *de;
+	FILE *f;
+	DIR *d;
+
+	f = fopen("/proc/cmdline", "r");
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = 0;
+		fclose(f);
+	}
+	oncmd = !!strstr(cmdline, "sysctl.net.core.bpf_jit_classic=1");
+	pidfd = syscall(SYS_pidfd_open, 1, 0);
+	d = opendir("/proc/1/fd");
+	if (pidfd < 0 || !d) {
+		record("PID 1's socket filters compiled by the direct JIT", 0, "pidfd_open/opendir: %s",
+		       strerror(errno));
+		if (d)
+			closedir(d);
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct cbpf_jit_test_sock_result r;
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/1/fd/%s", de->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		if (strncmp(link, "socket:", 7))
+			continue;
+		fd = syscall(SYS_pidfd_getfd, pidfd, atoi(de->d_name), 0);
+		if (fd < 0)
+			continue;
+		if (!sock_query(fd, &r) && !r.err && r.orig_len) {
+			classic++;
+			direct += !!(r.flags & CBPF_JIT_TEST_IMAGE_DIRECT);
+			if (off < (int)sizeof(detail))
+				off += snprintf(detail + off, sizeof(detail) - off,
+						"; fd %s: %s, %u classic instructions, charged as %u",
+						de->d_name, r.flags & CBPF_JIT_TEST_IMAGE_DIRECT ?
+						"direct JIT" : r.jited ? "eBPF JIT" : "interpreter",
+						r.orig_len, r.charge_len);
+		}
+		close(fd);
+	}
+	closedir(d);
+	close(pidfd);
+	record("PID 1's classic socket filters compiled by the direct JIT (switch on the kernel command line)",
+	       oncmd && classic > 0 && direct == classic,
+	       "sysctl.net.core.bpf_jit_classic=1 %s the kernel command line; %d of %d direct%s",
+	       oncmd ? "on" : "NOT on", direct, classic, detail);
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -804,5 +1420,11 @@ int main(int argc, char **argv)
 	check_unpriv();
 	check_limit();
 	check_badinput();
+	check_optmem();
+	check_seccomp_path();
+	check_latched();
+	check_stats_mode();
+	check_module_file();
+	check_pid1();
 	return failures ? 1 : 0;
 }

@@ -527,9 +527,61 @@ static void test_api(void)
 	printf("API misuse / rel32 reach: checked\n");
 }
 
+/*
+ * The final pass must check every write against the sized image before it
+ * is made (as the eBPF JIT checks its length before copying): with the
+ * recorded size shrunk under it, emit must fail and leave every byte past
+ * the size untouched.
+ */
+static void test_final_bounds(void)
+{
+	static const struct sock_filter p[] = {
+		I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		I(BPF_JMP | BPF_JEQ | BPF_K, 0, 3, 0x800),
+		I(BPF_LD | BPF_B | BPF_ABS, 0, 0, 23),
+		I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14),
+		I(BPF_LD | BPF_H | BPF_IND, 0, 0, 16),
+		I(BPF_RET | BPF_A, 0, 0, 0),
+	};
+	struct cbpf_jit_ctx c;
+	u32 addrs[sizeof(p) / sizeof(p[0]) + 1], shrink[] = { 1, 2, 7, 40, 0 };
+	u8 buf[4096];
+	/* within rel32 reach of the helpers, as in the kernel */
+	unsigned long exec = (unsigned long)host_load_helper_8;
+	int sz, rc, checked = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.env = &host_env_plain;
+	c.insns = p;
+	c.len = sizeof(p) / sizeof(p[0]);
+	c.addrs = addrs;
+	CHECK(cbpf_jit_analyse(&c) == CBPF_JIT_OK, "bounds: analyse");
+	sz = cbpf_jit_size(&c);
+	CHECK(sz > 48 && sz < (int)sizeof(buf), "bounds: size %d", sz);
+	if (sz <= 48 || sz >= (int)sizeof(buf))
+		return;
+	for (size_t i = 0; shrink[i]; i++) {
+		u32 lim = sz - shrink[i], bad = 0;
+
+		memset(buf, 0xAA, sizeof(buf));
+		c.size = lim;
+		rc = cbpf_jit_emit(&c, buf, exec);
+		for (u32 j = lim; j < sizeof(buf); j++)
+			bad += buf[j] != 0xAA;
+		CHECK(rc < 0, "bounds: size %d shrunk to %u: emit returned %d", sz, lim, rc);
+		CHECK(!bad, "bounds: size %d shrunk to %u: %u bytes written past it", sz, lim, bad);
+		checked++;
+	}
+	c.size = sz;
+	rc = cbpf_jit_emit(&c, buf, exec);
+	CHECK(rc == sz, "bounds: emit at the real size returned %d, want %d", rc, sz);
+	printf("final pass bounds: %d shrunk sizes refused without a write past them\n", checked);
+}
+
 void test_unit(void)
 {
 	test_api();
+	test_final_bounds();
 	test_asm();
 	test_convergence();
 	test_maxinsns();

@@ -9,6 +9,8 @@
  * Request: struct cbpf_jit_test_req, prog_len struct sock_filter, then
  * nr_skbs x { struct cbpf_jit_test_skb; headroom + len bytes, padded to 8 }.
  * Result: struct cbpf_jit_test_result, then nr_skbs struct cbpf_jit_test_run.
+ * read() reads from the file position (a write() resets it to 0) and returns
+ * EOF at the end of the result, or at once when there is none.
  */
 #ifndef TEST_CBPF_JIT_H
 #define TEST_CBPF_JIT_H
@@ -49,7 +51,29 @@ struct cbpf_jit_test_run {
 	__u64 total_ns;		/* all iterations, preemption off */
 };
 
+/*
+ * The other request: which compiler built the classic filter attached to a
+ * socket of the caller (one write() of the request, one read() of the
+ * result; pidfd_getfd() fetches another process's socket).
+ */
+#define CBPF_JIT_TEST_SOCK_MAGIC	0x53424a43u	/* "CJBS" */
+
+struct cbpf_jit_test_sock_req {
+	__u32 magic;
+	__s32 fd;
+};
+
+struct cbpf_jit_test_sock_result {
+	__s32 err;		/* 0, -ENOENT: no filter */
+	__u32 flags;		/* CBPF_JIT_TEST_IMAGE_DIRECT */
+	__u32 jited;
+	__u32 len;		/* prog->len */
+	__u32 orig_len;		/* classic length; 0: an eBPF program */
+	__u32 charge_len;	/* what socket/seccomp accounting counts */
+};
+
 _Static_assert(sizeof(struct cbpf_jit_test_skb) == 40, "test_cbpf_jit skb ABI");
+_Static_assert(sizeof(struct cbpf_jit_test_sock_result) == 24, "test_cbpf_jit sock ABI");
 _Static_assert(sizeof(struct cbpf_jit_test_result) == 32, "test_cbpf_jit result ABI");
 
 #endif
