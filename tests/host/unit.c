@@ -207,6 +207,24 @@ static void test_asm(void)
 		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 2,
 		  (u32)-1, 0, want_buf[7] },
 		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
+		/* Frames for the ORC unwinder's frame-pointer fallback. */
+		{ "prologue (frame: M[] on stack, calls)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
+		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 5, (u32)-1, 0,
+		  "push %rbp; mov %rsp,%rbp; sub $0x10,%rsp; xor %eax,%eax" },
+		{ "ret a (frame: leave)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
+		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 5, 4, 0,
+		  "leave; ret" },
+		{ "anc call (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
+		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 5, 3, 0,
+		  "push %rdi; push %rsi; push %r10; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %r10; pop %rsi; pop %rdi" },
+		{ "anc call (call-site frame)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 0,
+		  "push %rbp; mov %rsp,%rbp; push %rdi; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %rdi; pop %rbp" },
+		{ "ret a (call-site frame, no leave)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2,
+		  1, 0, "ret" },
+		{ "ld [12] h slow path (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2,
+		  2, 0, "xor %eax,%eax; ret; push %rbp; mov %rsp,%rbp; push %rdi; push %r8; push %r9; push %r11; mov $0xc,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %r11; pop %r9; pop %r8; pop %rdi; pop %rbp; test %rax,%rax; js T; jmp T" },
+		{ "bhb exit (call-site frame)", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 2, 4,
+		  "push %rbp; mov %rsp,%rbp; push %rax; push %rcx; call T; pop %rcx; pop %rax; pop %rbp; ret" },
 	};
 	unsigned int i;
 
