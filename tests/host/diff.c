@@ -21,6 +21,9 @@ const struct variant variants[] = {
 	{ "rethunk+sls", { .rethunk = true, .sls = true } },
 	{ "sls+ibhf(no bhb)", { .sls = true, .ibhf = true } },
 	{ "be-bitfields+blind", { .be_bitfields = true, .blind = true, .blind_seed = 77 } },
+	/* unprivileged on a CPU not affected by BHI: shared exit, no sequence */
+	{ "unpriv+sls+endbr(no bhb sequence)", { .unpriv = true, .sls = true, .endbr = true } },
+	{ "unpriv+rethunk(no bhb sequence)", { .unpriv = true, .rethunk = true } },
 };
 const unsigned int n_variants = sizeof(variants) / sizeof(variants[0]);
 const char *save_dir = "failures";

@@ -138,7 +138,7 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 	c->len = len;
 	c->blind = o && o->blind;
 	c->blind_seed = o ? o->blind_seed : 0;
-	c->bhb_barrier = o && o->bhb;
+	c->bhb_barrier = o && (o->bhb || o->unpriv);
 	c->addrs = p->addrs;
 
 	p->verdict = cbpf_jit_analyse(c);

@@ -8,6 +8,7 @@ struct jit_opts {
 	bool blind;
 	u32 blind_seed;
 	bool bhb;      /* ctx.bhb_barrier + env.clear_bhb_loop */
+	bool unpriv;   /* ctx.bhb_barrier only: a CPU that needs no sequence */
 	bool rethunk;  /* env.return_thunk */
 	bool sls;
 	bool endbr;
