@@ -3,9 +3,11 @@
  * cbpf-pcaptool: the C half of tcpdump-check (the shell script does the
  * orchestration).  Subcommands:
  *
- *   gen [-s SEED] [-n FRAMES] OUT.pcap
+ *   gen [-s SEED] [-n FRAMES] [-D] OUT.pcap
  *	Write the deterministic packet corpus (DLT_EN10MB, snaplen 65535):
  *	the same SEED and FRAMES give the same bytes on every machine.
+ *	FRAMES random frames, then 15 fixed "decider" frames (not with -D)
+ *	that the random ones leave out (gen_decider()).
  *   prep [-m MAXFRAME] IN.pcap ALL.pcap UNTAGGED.pcap TAGGED.pcap
  *	Read a capture (pcap or pcapng, Ethernet only), keep the frames that
  *	can be replayed (14 <= caplen <= MAXFRAME), set len = caplen (what
@@ -18,13 +20,21 @@
  *	Send every frame of FILE on IFNAME with an AF_PACKET SOCK_RAW
  *	socket, pausing GAP_US microseconds after every BURST frames.
  *	Prints "sent N".
- *   verify MANIFEST
+ *   verify [-a ALL.pcap] MANIFEST
  *	One line per expression, tab-separated:
  *	  NAME ERR_A LIVE_A OFFLINE ERR_OFF ERR_B LIVE_B
  *	LIVE_A: live capture of the whole corpus (direct JIT on), ERR_A its
  *	tcpdump stderr; OFFLINE: "tcpdump -r UNTAGGED -w OFFLINE" output,
  *	ERR_OFF its stderr; LIVE_B/ERR_B: live capture of the TAGGED subset
- *	with the direct JIT off, or "-" when there is none.  Prints one
+ *	with the direct JIT off, or "-" when there is none.  Optional
+ *	further columns: DECIDE JIT_A JIT_B.  DECIDE: "-" (the expression
+ *	must accept at least one and reject at least one of the frames of
+ *	ALL, the JIT-on replay, that reach a tap: all but the 802.1Q/802.1ad
+ *	frames shorter than 20 bytes, which skb_vlan_untag() drops) or the list's "accepts every frame: ..." /
+ *	"accepts no frame: ..." note; JIT_A/JIT_B: who compiled the filter
+ *	that tcpdump had attached in each round, "direct TAG" (its
+ *	bpf_prog_TAG_cbpf_COMM symbol) or anything else ("-": not known).
+ *	JIT_A must be "direct ...", JIT_B must not.  Prints one
  *	record "NAME<TAB>pass|fail<TAB>detail" per line.
  *
  * Build: cc -std=gnu11 -Wall -Wextra -O2 -o cbpf-pcaptool cbpf-pcaptool.c -lpcap
@@ -740,6 +750,222 @@ static void gen_frame(struct pkt *p, unsigned cat)
 		p->n = 14 + rn((unsigned)(p->n - 14) + 1);
 }
 
+/*
+ * Deciders: a fixed set of crafted frames written after the random ones,
+ * so that every expression of tcpdump-filters.txt accepts at least one
+ * frame and rejects at least one (tcpdump-check fails an expression that
+ * decides nothing unless the list says why it cannot).  Each one matches
+ * an expression the random frames do not reach; they do not change the
+ * random frames before them.
+ */
+static void d_eth(struct pkt *p, unsigned type)
+{
+	static const uint8_t a[12] = { 0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02 };
+
+	p->n = 0;
+	pbytes(p, a, sizeof(a));
+	p16(p, type);
+}
+
+/* IPv4 header (IHL 5, 10.0.0.2 -> 10.0.0.1); returns its offset.  The
+ * total length is set by d_ip4_end(). */
+static size_t d_ip4(struct pkt *p, unsigned proto)
+{
+	size_t h = p->n;
+
+	p8(p, 0x45);
+	p8(p, 0);
+	p16(p, 0);
+	p16(p, 0x1234);
+	p16(p, 0);
+	p8(p, 64);
+	p8(p, proto);
+	p16(p, 0);
+	p32(p, 0x0a000002);
+	p32(p, 0x0a000001);
+	return h;
+}
+
+static void d_ip4_end(struct pkt *p, size_t h, int totlen)
+{
+	unsigned sum = 0;
+
+	set16(p, h + 2, totlen >= 0 ? (unsigned)totlen : (unsigned)(p->n - h));
+	for (unsigned i = 0; i < 10; i++)
+		sum += (unsigned)(p->b[h + 2 * i] << 8 | p->b[h + 2 * i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	set16(p, h + 10, ~sum & 0xffff);
+}
+
+/* TCP header (ports 40000 -> 8000), FLAGS, WINDOW, then PAYLOAD zero bytes. */
+static void d_tcp(struct pkt *p, unsigned flags, unsigned window, size_t payload)
+{
+	p16(p, 40000);
+	p16(p, 8000);
+	p32(p, 1);
+	p32(p, 0);
+	p8(p, 5 << 4);
+	p8(p, flags);
+	p16(p, window);
+	p16(p, 0);
+	p16(p, 0);
+	while (payload--)
+		p8(p, 0);
+}
+
+/* UDP header (LEN: -1 for the real length) and PAYLOAD bytes of FILL. */
+static void d_udp(struct pkt *p, unsigned sport, unsigned dport, int len, size_t payload, unsigned fill)
+{
+	size_t u = p->n;
+
+	p16(p, sport);
+	p16(p, dport);
+	p16(p, 0);
+	p16(p, 0);
+	while (payload--)
+		p8(p, fill);
+	set16(p, u + 4, len >= 0 ? (unsigned)len : (unsigned)(p->n - u));
+}
+
+#define NDECIDERS 15
+
+/* Decider I (0 <= I < NDECIDERS) into p; the comment names what it decides. */
+static void gen_decider(struct pkt *p, unsigned i)
+{
+	size_t h;
+
+	switch (i) {
+	case 0:		/* ether[9200] > 0: a 9216-byte frame (the test link's smallest MTU) */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 17);
+		d_udp(p, 1234, 5678, -1, 9216 - 14 - 20 - 8, 0xa5);
+		d_ip4_end(p, h, -1);
+		break;
+	case 1:		/* ip proto 255 */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 255);
+		prand(p, 20);
+		d_ip4_end(p, h, -1);
+		break;
+	case 2:		/* ip[2:2] < 20: a total length shorter than the header */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 17);
+		d_udp(p, 1234, 5678, -1, 12, 0);
+		d_ip4_end(p, h, 10);
+		break;
+	case 3:		/* ip6[0] & 0xf0 != 0x60: an IPv4 header under the IPv6 ethertype */
+		d_eth(p, 0x86dd);
+		h = d_ip4(p, 17);
+		d_udp(p, 1234, 5678, -1, 32, 0);
+		d_ip4_end(p, h, -1);
+		break;
+	case 4:		/* ip6[40:2] = 0x1234: no next header, payload 0x1234... */
+		d_eth(p, 0x86dd);
+		p32(p, 0x60000000);
+		p16(p, 8);
+		p8(p, 59);
+		p8(p, 64);
+		pbytes(p, ip6s[0], 16);
+		pbytes(p, ip6s[1], 16);
+		p32(p, 0x12345678);
+		p32(p, 0);
+		break;
+	case 5:		/* arp[7] = 3 or arp[7] = 4: RARP operations under the ARP ethertype */
+	case 6:
+		d_eth(p, 0x0806);
+		p16(p, 1);
+		p16(p, 0x0800);
+		p8(p, 6);
+		p8(p, 4);
+		p16(p, i == 5 ? 3 : 4);
+		pbytes(p, macs[0], 6);
+		p32(p, 0x0a000002);
+		pbytes(p, macs[1], 6);
+		p32(p, 0x0a000001);
+		break;
+	case 7:		/* tcp[tcpflags] = 0, tcp[14:2] = 0 */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 6);
+		d_tcp(p, 0x00, 0, 0);
+		d_ip4_end(p, h, -1);
+		break;
+	case 8:		/* tcp[tcpflags] = 0xff; tcp[100:4] = 0 (zero payload up to byte 104) */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 6);
+		d_tcp(p, 0xff, 512, 100);
+		d_ip4_end(p, h, -1);
+		break;
+	case 9:		/* udp[4:2] < 8: a UDP length shorter than its header */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 17);
+		d_udp(p, 1234, 5678, 4, 16, 0);
+		d_ip4_end(p, h, -1);
+		break;
+	case 10:	/* mpls 16: label 16, bottom of stack, then IPv4/UDP */
+		d_eth(p, 0x8847);
+		p32(p, 16u << 12 | 1u << 8 | 64);
+		h = d_ip4(p, 17);
+		d_udp(p, 1234, 5678, -1, 16, 0);
+		d_ip4_end(p, h, -1);
+		break;
+	case 11:	/* geneve and ip and udp: Geneve carrying Ethernet/IPv4/UDP */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 17);
+		{
+			size_t u = p->n, ih;
+
+			d_udp(p, 50000, 6081, -1, 0, 0);
+			p8(p, 0);		/* version 0, no options */
+			p8(p, 0);
+			p16(p, 0x6558);		/* transparent Ethernet bridging */
+			p32(p, 100u << 8);	/* VNI 100 */
+			pbytes(p, macs[3], 6);
+			pbytes(p, macs[4], 6);
+			p16(p, 0x0800);
+			ih = d_ip4(p, 17);
+			d_udp(p, 1111, 2222, -1, 8, 0);
+			d_ip4_end(p, ih, -1);
+			set16(p, u + 4, (unsigned)(p->n - u));
+		}
+		d_ip4_end(p, h, -1);
+		break;
+	case 12:	/* ether proto 0x88a8 live: an 802.1ad tag inside an 802.1Q
+			 * one; the receive path strips only the outer tag */
+		d_eth(p, 0x8100);
+		p16(p, 10);
+		p16(p, 0x88a8);
+		p16(p, 100);
+		p16(p, 0x0800);
+		h = d_ip4(p, 17);
+		d_udp(p, 1234, 5678, -1, 16, 0);
+		d_ip4_end(p, h, -1);
+		break;
+	case 13:	/* the same under an 802.1ad tag */
+		d_eth(p, 0x88a8);
+		p16(p, 300);
+		p16(p, 0x88a8);
+		p16(p, 10);
+		p16(p, 0x86dd);
+		p32(p, 0x60000000);
+		p16(p, 0);
+		p8(p, 59);
+		p8(p, 64);
+		pbytes(p, ip6s[0], 16);
+		pbytes(p, ip6s[1], 16);
+		break;
+	default:	/* an 802.1ad tag under 0x9100, which the kernel leaves in
+			 * place: "vlan" offline and live on the same bytes */
+		d_eth(p, 0x9100);
+		p16(p, 1);
+		p16(p, 0x88a8);
+		p16(p, 1);
+		p16(p, 0x0806);
+		prand(p, 28);
+		break;
+	}
+}
+
 static int cmd_gen(int argc, char **argv)
 {
 	static struct pkt p;
@@ -747,18 +973,20 @@ static int cmd_gen(int argc, char **argv)
 	uint64_t seed = 1;
 	unsigned n = 3600;
 	unsigned count[C_NCAT] = { 0 };
-	int c;
+	int c, deciders = 1;
 
-	while ((c = getopt(argc, argv, "s:n:")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:D")) != -1) {
 		if (c == 's')
 			seed = strtoull(optarg, NULL, 0);
 		else if (c == 'n')
 			n = (unsigned)strtoul(optarg, NULL, 0);
+		else if (c == 'D')
+			deciders = 0;
 		else
 			return 2;
 	}
 	if (optind + 1 != argc)
-		die("usage: gen [-s SEED] [-n FRAMES] OUT.pcap");
+		die("usage: gen [-s SEED] [-n FRAMES] [-D] OUT.pcap");
 	rs = seed;
 	pw_open(&w, argv[optind], 65535);
 	for (unsigned i = 0; i < n; i++) {
@@ -774,8 +1002,13 @@ static int cmd_gen(int argc, char **argv)
 		count[cat]++;
 		pw_add(&w, p.b, (uint32_t)p.n, (uint32_t)p.n);
 	}
+	for (unsigned i = 0; deciders && i < NDECIDERS; i++) {
+		gen_decider(&p, i);
+		pw_add(&w, p.b, (uint32_t)p.n, (uint32_t)p.n);
+	}
 	pw_close(&w, argv[optind]);
-	printf("frames %u seed %llu\n", n, (unsigned long long)seed);
+	printf("frames %u seed %llu (%u random, %u deciders)\n", w.n, (unsigned long long)seed, n,
+	       deciders ? NDECIDERS : 0);
 	return 0;
 }
 
@@ -991,8 +1224,10 @@ static void free_list(struct flist *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static unsigned long verify_total;	/* frames of the JIT-on replay that reach a tap (-a) */
+
 /* One expression: append the problems to `why`, the counts to `cnt`. */
-static int verify_one(char **fld, char *why, size_t wl, char *cnt, size_t cl)
+static int verify_one(char **fld, int nfld, char *why, size_t wl, char *cnt, size_t cl)
 {
 	struct flist la = { 0 }, off = { 0 }, lb = { 0 }, ua = { 0 }, ta = { 0 };
 	struct tdstat sa, so, sb;
@@ -1041,6 +1276,40 @@ static int verify_one(char **fld, char *why, size_t wl, char *cnt, size_t cl)
 		snprintf(cnt, cl, "untagged %zu live = %zu offline, tagged %zu live (not compared)",
 			 ua.n, off.n, ta.n);
 	}
+	if (nfld >= 10) {
+		const char *dec = fld[7], *ja = fld[8], *jb = fld[9];
+		size_t c = strlen(cnt);
+
+		/* Does it decide anything?  A frame it accepts, one it rejects. */
+		if (verify_total && sa.ok && sa.listening) {
+			unsigned long a = la.n;
+
+			if (!strncmp(dec, "accepts every frame", 19)) {
+				if (a < verify_total)
+					WHY("listed as accepting every frame, accepts %lu of %lu; ", a, verify_total);
+			} else if (!strncmp(dec, "accepts no frame", 16)) {
+				if (a != 0)
+					WHY("listed as accepting no frame, accepts %lu of %lu; ", a, verify_total);
+			} else if (a == 0 || a >= verify_total) {
+				WHY("decides nothing: accepts %lu of %lu frames (extend the corpus, or say "
+				    "why in the list); ", a, verify_total);
+			}
+			c += (size_t)snprintf(cnt + c, c < cl ? cl - c : 0, "; accepts %lu of %lu%s%s", a,
+					      verify_total, strcmp(dec, "-") ? ", as listed: " : "",
+					      strcmp(dec, "-") ? dec : "");
+		}
+		/* Who compiled the filter tcpdump attached, per tcpdump process. */
+		if (strcmp(ja, "-")) {
+			if (strncmp(ja, "direct ", 7))
+				WHY("JIT on: filter not compiled by the direct JIT (%s); ", ja);
+			c += (size_t)snprintf(cnt + c, c < cl ? cl - c : 0, "; JIT on: %s", ja);
+		}
+		if (strcmp(jb, "-")) {
+			if (!strncmp(jb, "direct", 6))
+				WHY("JIT off: filter compiled by the direct JIT (%s); ", jb);
+			c += (size_t)snprintf(cnt + c, c < cl ? cl - c : 0, "; JIT off: %s", jb);
+		}
+	}
 #undef WHY
 	free_list(&la);
 	free_list(&off);
@@ -1052,26 +1321,41 @@ static int verify_one(char **fld, char *why, size_t wl, char *cnt, size_t cl)
 
 static int cmd_verify(int argc, char **argv)
 {
-	char line[8192], why[1024], cnt[256];
+	char line[8192], why[1024], cnt[512];
 	FILE *fp;
-	int fails = 0;
+	int fails = 0, c;
 
-	if (argc != 2)
-		die("usage: verify MANIFEST");
-	fp = fopen(argv[1], "r");
+	while ((c = getopt(argc, argv, "a:")) != -1) {
+		if (c == 'a') {
+			struct flist all = { 0 };
+
+			if (read_pcap(optarg, &all, why, sizeof(why)))
+				die("%s", why);
+			verify_total = 0;
+			for (size_t i = 0; i < all.n; i++)
+				verify_total += !(kernel_tagged(all.f[i].data, all.f[i].caplen) &&
+						  all.f[i].caplen < 20);
+			free_list(&all);
+		} else {
+			return 2;
+		}
+	}
+	if (optind + 1 != argc)
+		die("usage: verify [-a ALL.pcap] MANIFEST");
+	fp = fopen(argv[optind], "r");
 	if (!fp)
-		die("%s: %s", argv[1], strerror(errno));
+		die("%s: %s", argv[optind], strerror(errno));
 	while (fgets(line, sizeof(line), fp)) {
-		char *fld[7], *s = line;
+		char *fld[10], *s = line;
 		int n = 0;
 
 		line[strcspn(line, "\n")] = 0;
-		while (n < 7 && (fld[n] = strsep(&s, "\t")))
+		while (n < 10 && (fld[n] = strsep(&s, "\t")))
 			n++;
-		if (n != 7)
-			die("%s: malformed line", argv[1]);
+		if (n != 7 && n != 10)
+			die("%s: malformed line", argv[optind]);
 		why[0] = cnt[0] = 0;
-		if (verify_one(fld, why, sizeof(why), cnt, sizeof(cnt))) {
+		if (verify_one(fld, n, why, sizeof(why), cnt, sizeof(cnt))) {
 			why[strlen(why) > 2 ? strlen(why) - 2 : 0] = 0;
 			printf("%s\tfail\t%s%s%s\n", fld[0], why, cnt[0] ? "; " : "", cnt);
 			fails++;

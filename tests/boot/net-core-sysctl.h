@@ -2,6 +2,7 @@
 /*
  * Reading and writing the net.core sysctls of the BPF JITs
  * (/proc/sys/net/core/NAME), shared by the boot-time test programs.
+ * A NAME with a '/' is relative to /proc/sys (e.g. "kernel/kptr_restrict").
  */
 #ifndef NET_CORE_SYSCTL_H
 #define NET_CORE_SYSCTL_H
@@ -13,13 +14,19 @@
 
 #define NET_CORE_SYSCTL_DIR "/proc/sys/net/core/"
 
+static inline void sysctl_path(char *path, size_t n, const char *name)
+{
+	snprintf(path, n, "%s%s", strchr(name, '/') ? "/proc/sys/" : NET_CORE_SYSCTL_DIR,
+		 name);
+}
+
 /* 0, or -1 with errno set. */
 static inline int sysctl_write(const char *name, const char *val)
 {
 	char path[128];
 	int fd, ok;
 
-	snprintf(path, sizeof(path), NET_CORE_SYSCTL_DIR "%s", name);
+	sysctl_path(path, sizeof(path), name);
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -1;
@@ -35,7 +42,7 @@ static inline int sysctl_read(const char *name, char *buf, size_t n)
 	ssize_t r;
 	int fd;
 
-	snprintf(path, sizeof(path), NET_CORE_SYSCTL_DIR "%s", name);
+	sysctl_path(path, sizeof(path), name);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
