@@ -61,6 +61,8 @@ else
 OUT := out
 DEBS := build/debs
 KSRC := build/linux-dev
+# The kernel tree of the last vm package build (image/build-debs).
+PKG_KSRC := build/src/vm/build/pkg-vm/linux
 # The patch files in order, relative to patches/.
 SERIES = $(shell grep -v '^\#' patches/series | grep .)
 SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' linux-source-6.1)
@@ -87,26 +89,30 @@ all: image
 # (image/build-debs); only the kernel objects of the previous build are
 # kept, so only what changed is recompiled.
 deb: $(DEBS)/.stamp
+# A stamp dated when the build starts: an input edited during the build is
+# newer than it, so the next make builds again.
 $(DEBS)/.stamp: $(DEB_INPUTS)
+	@mkdir -p $(@D) && touch $@.new
 	@image/build-debs vm $(DEBS)
-	@touch $@
+	@mv $@.new $@
 
 # The debug flavour (debian/config/debug.config).
 deb-debug: build/debs-debug/.stamp
 build/debs-debug/.stamp: $(DEB_INPUTS)
+	@mkdir -p $(@D) && touch $@.new
 	@image/build-debs debug build/debs-debug
-	@touch $@
+	@mv $@.new $@
 
 image: deb build/image/.stamp
 build/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
 	@echo "== building the appliance image with mkosi; log: build/logs/mkosi.log"
-	@mkdir -p build/logs build/image
+	@mkdir -p build/logs build/image && touch $@.new
 	@start=$$(date +%s); \
 	if ! mkosi --force build > build/logs/mkosi.log 2>&1; then \
 	  echo "error: mkosi build failed; last lines of build/logs/mkosi.log:" >&2; \
 	  tail -n 25 build/logs/mkosi.log >&2; exit 1; fi; \
 	echo "   built in $$(($$(date +%s) - start))s: $$(ls build/image/*.raw)"
-	@touch $@
+	@mv $@.new $@
 
 # An interactive boot: a root shell with the JIT on. The boot-time suite is
 # not started (make check enables it for its own boots); `cbpf-jit-check`
@@ -117,7 +123,10 @@ run: image
 	echo "== booting the appliance ($$kvm = KVM; root shell; 'poweroff' to leave)"; \
 	mkosi --qemu-kvm=$$kvm qemu
 
-check: test-host image
+# The host tests run on the tree the package was built from (patches/ as
+# they are), so make check needs no second kernel tree.
+check: image
+	@$(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(PKG_KSRC)
 	@echo "== booting the appliance headless for the boot-time checks"
 	@image/boot-check $(OUT) $(CHECK_TIMEOUT)
 
@@ -126,11 +135,11 @@ check: test-host image
 image-debug: deb-debug build/image-debug/.stamp
 build/image-debug/.stamp: build/debs-debug/.stamp $(IMAGE_INPUTS)
 	@echo "== building the debug appliance image with mkosi; log: build/logs/mkosi-debug.log"
-	@mkdir -p build/logs build/image-debug
+	@mkdir -p build/logs build/image-debug && touch $@.new
 	@if ! mkosi --profile debug --force build > build/logs/mkosi-debug.log 2>&1; then \
 	  echo "error: mkosi build failed; last lines of build/logs/mkosi-debug.log:" >&2; \
 	  tail -n 25 build/logs/mkosi-debug.log >&2; exit 1; fi
-	@touch $@
+	@mv $@.new $@
 
 check-debug: image-debug
 	@echo "== booting the debug appliance headless for the boot-time checks"
