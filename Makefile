@@ -28,7 +28,10 @@ ifeq ($(CBPFJIT_IN_BUILDROOT),)
 # use), keeping command-line variables (MAKEFLAGS) and the order given.
 ROOT_GOALS := $(filter-out $(HOST_GOALS),$(or $(MAKECMDGOALS),all))
 ifneq ($(ROOT_GOALS),)
+# Your own capture and filter list (PCAP=, FILTERS=; README.md) go into
+# build/user from here: the build root sees only the repository.
 $(firstword $(ROOT_GOALS)):
+	$(if $(filter run check,$(ROOT_GOALS)),@image/user-files "$(PCAP)" "$(FILTERS)")
 	@image/buildroot run make --no-print-directory $(ROOT_GOALS)
 $(wordlist 2,$(words $(ROOT_GOALS)),$(ROOT_GOALS)): $(firstword $(ROOT_GOALS))
 	@:
@@ -67,7 +70,7 @@ PKG_KSRC := build/src/vm/build/pkg-vm/linux
 SERIES = $(shell grep -v '^\#' patches/series | grep .)
 SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' linux-source-6.1)
 SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/detect-accel image/boot-check \
-	debian/apply-patches debian/bin/gencontrol tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
+	image/user-files debian/apply-patches debian/bin/gencontrol tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
 	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
 	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh \
 	tests/kernel-quick/*.sh .ci/run
@@ -121,7 +124,7 @@ run: image
 	@kvm=$$(image/detect-accel build/image/*.vmlinuz); \
 	if [ "$$kvm" = kvm ]; then kvm=yes; else kvm=no; fi; \
 	echo "== booting the appliance ($$kvm = KVM; root shell; 'poweroff' to leave)"; \
-	mkosi --qemu-kvm=$$kvm qemu
+	mkosi --qemu-kvm=$$kvm qemu $$(image/user-files --qemu-args)
 
 # The host tests run on the tree the package was built from (patches/ as
 # they are), so make check needs no second kernel tree.

@@ -31,7 +31,8 @@
  *	must accept at least one and reject at least one of the frames of
  *	ALL, the JIT-on replay, that reach a tap: all but the 802.1Q/802.1ad
  *	frames shorter than 20 bytes, which skb_vlan_untag() drops) or the list's "accepts every frame: ..." /
- *	"accepts no frame: ..." note; JIT_A/JIT_B: who compiled the filter
+ *	"accepts no frame: ..." note, or "any ..." (a capture of the user's:
+ *	no requirement); JIT_A/JIT_B: who compiled the filter
  *	that tcpdump had attached in each round, "direct TAG" (its
  *	bpf_prog_TAG_cbpf_COMM symbol) or anything else ("-": not known).
  *	JIT_A must be "direct ...", JIT_B must not.  Prints one
@@ -1290,6 +1291,8 @@ static int verify_one(char **fld, int nfld, char *why, size_t wl, char *cnt, siz
 			} else if (!strncmp(dec, "accepts no frame", 16)) {
 				if (a != 0)
 					WHY("listed as accepting no frame, accepts %lu of %lu; ", a, verify_total);
+			} else if (!strncmp(dec, "any", 3)) {
+				/* a capture of the user's: reported, not required */
 			} else if (a == 0 || a >= verify_total) {
 				WHY("decides nothing: accepts %lu of %lu frames (extend the corpus, or say "
 				    "why in the list); ", a, verify_total);
