@@ -82,8 +82,14 @@ SOAK_SECONDS ?= 600
 # Everything a .deb is made of (the source package, image/build-debs, and
 # the linux-source-6.1 of the build root); the image is made of the .debs
 # and image/.
+# The linux-source-6.1 version is an input through a file rewritten when the
+# version changes: the tarball keeps Debian's date, older than our last
+# build after a downgrade or an upgrade to a release built before it.
+SRC_VERSION_FILE := build/linux-source-6.1.version
+$(shell mkdir -p build; [ "$$(cat $(SRC_VERSION_FILE) 2>/dev/null)" = "$(SRC_VERSION)" ] || \
+	echo "$(SRC_VERSION)" > $(SRC_VERSION_FILE))
 DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include) \
-	image/build-debs /usr/src/linux-source-6.1.tar.xz
+	image/build-debs $(SRC_VERSION_FILE)
 IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image mkosi.profiles)
 
 all: image
