@@ -178,36 +178,60 @@ static int attach(int s, const struct sock_fprog *fp)
 	return setsockopt(s, SOL_SOCKET, SO_ATTACH_FILTER, fp, sizeof(*fp)) ? errno : 0;
 }
 
-static void case_udp(char *o, size_t n)
+/*
+ * A UDP socket on the loopback (its address in @a) with udp_drop_x_trim
+ * attached, the attach's errno in @err; -1 (said in the outcome) if
+ * there is no socket.
+ */
+static int udp_filtered(struct sockaddr_in *a, int *err, char *o, size_t n)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct sock_fprog fp = FPROG(udp_drop_x_trim);
-	int s = udp_bound(&a, 0);
+	int s;
 
-	if (s < 0) {
+	*a = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	s = udp_bound(a, 0);
+	if (s < 0)
 		out(o, n, "socket: %s", strerror(errno));
-		return;
-	}
-	out(o, n, "attach %d ", attach(s, &fp));
-	udp_send(&a, "Xdropped");
-	udp_send(&a, "abcdefghij");
+	else
+		*err = attach(s, &fp);
+	return s;
+}
+
+/* The datagram the filter drops and the one it trims; what arrived. */
+static void udp_exchange(int s, const struct sockaddr_in *a, char *o, size_t n)
+{
+	udp_send(a, "Xdropped");
+	udp_send(a, "abcdefghij");
 	udp_drain(s, o, n);
 	close(s);
 }
 
+/* "0", or the errno's name, of a setsockopt(). */
+static const char *sockopt_result(int s, int opt, const void *v, socklen_t l)
+{
+	return setsockopt(s, SOL_SOCKET, opt, v, l) ? strerrorname_np(errno) : "0";
+}
+
+static void case_udp(char *o, size_t n)
+{
+	struct sockaddr_in a;
+	int err, s = udp_filtered(&a, &err, o, n);
+
+	if (s < 0)
+		return;
+	out(o, n, "attach %d ", err);
+	udp_exchange(s, &a, o, n);
+}
+
 static void case_get(char *o, size_t n)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct sock_fprog fp = FPROG(udp_drop_x_trim);
 	struct sock_filter got[16];
+	struct sockaddr_in a;
 	socklen_t len = 0;
-	int s = udp_bound(&a, 0);
+	int err, s = udp_filtered(&a, &err, o, n);
 
-	if (s < 0) {
-		out(o, n, "socket: %s", strerror(errno));
+	if (s < 0)
 		return;
-	}
-	attach(s, &fp);
 	/* optlen counts instructions; 0 asks for the length. */
 	if (getsockopt(s, SOL_SOCKET, SO_GET_FILTER, NULL, &len))
 		out(o, n, "length: %s", strerror(errno));
@@ -217,52 +241,35 @@ static void case_get(char *o, size_t n)
 		out(o, n, "program: %s", strerror(errno));
 	else
 		out(o, n, "%u instructions, %s", len,
-		    len == fp.len && !memcmp(got, udp_drop_x_trim, sizeof(udp_drop_x_trim)) ?
-		    "as attached" : "DIFFERENT");
+		    len == ARRAY_SIZE(udp_drop_x_trim) &&
+		    !memcmp(got, udp_drop_x_trim, sizeof(udp_drop_x_trim)) ? "as attached" : "DIFFERENT");
 	close(s);
 }
 
 static void case_lock(char *o, size_t n)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct sock_fprog fp = FPROG(udp_drop_x_trim), fp2 = FPROG(accept_all);
-	int s = udp_bound(&a, 0), one = 1;
+	struct sock_fprog fp2 = FPROG(accept_all);
+	struct sockaddr_in a;
+	int err, one = 1, s = udp_filtered(&a, &err, o, n);
 
-	if (s < 0) {
-		out(o, n, "socket: %s", strerror(errno));
+	if (s < 0)
 		return;
-	}
-	attach(s, &fp);
 	out(o, n, "lock %d ", setsockopt(s, SOL_SOCKET, SO_LOCK_FILTER, &one, sizeof(one)) ? errno : 0);
-	out(o, n, "detach %s ", setsockopt(s, SOL_SOCKET, SO_DETACH_FILTER, &one, sizeof(one)) ?
-	    strerrorname_np(errno) : "0");
-	out(o, n, "attach %s ", setsockopt(s, SOL_SOCKET, SO_ATTACH_FILTER, &fp2, sizeof(fp2)) ?
-	    strerrorname_np(errno) : "0");
-	udp_send(&a, "Xdropped");
-	udp_send(&a, "abcdefghij");
-	udp_drain(s, o, n);
-	close(s);
+	out(o, n, "detach %s ", sockopt_result(s, SO_DETACH_FILTER, &one, sizeof(one)));
+	out(o, n, "attach %s ", sockopt_result(s, SO_ATTACH_FILTER, &fp2, sizeof(fp2)));
+	udp_exchange(s, &a, o, n);
 }
 
 static void case_detach(char *o, size_t n)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct sock_fprog fp = FPROG(udp_drop_x_trim);
-	int s = udp_bound(&a, 0), one = 1;
+	struct sockaddr_in a;
+	int err, one = 1, s = udp_filtered(&a, &err, o, n);
 
-	if (s < 0) {
-		out(o, n, "socket: %s", strerror(errno));
+	if (s < 0)
 		return;
-	}
-	attach(s, &fp);
-	out(o, n, "detach %s ", setsockopt(s, SOL_SOCKET, SO_DETACH_FILTER, &one, sizeof(one)) ?
-	    strerrorname_np(errno) : "0");
-	out(o, n, "again %s ", setsockopt(s, SOL_SOCKET, SO_DETACH_FILTER, &one, sizeof(one)) ?
-	    strerrorname_np(errno) : "0");
-	udp_send(&a, "Xdropped");
-	udp_send(&a, "abcdefghij");
-	udp_drain(s, o, n);
-	close(s);
+	out(o, n, "detach %s ", sockopt_result(s, SO_DETACH_FILTER, &one, sizeof(one)));
+	out(o, n, "again %s ", sockopt_result(s, SO_DETACH_FILTER, &one, sizeof(one)));
+	udp_exchange(s, &a, o, n);
 }
 
 /*
@@ -273,25 +280,22 @@ static void case_detach(char *o, size_t n)
  */
 static void case_toggle(char *o, size_t n)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct sock_fprog fp = FPROG(udp_drop_x_trim);
 	long img0 = stat_get("image_bytes_current"), img = -1;
-	int s = udp_bound(&a, 0);
+	struct sockaddr_in a;
 	char v[16];
+	int err, s;
 
-	if (s < 0 || sysctl_read("bpf_jit_classic", v, sizeof(v))) {
-		out(o, n, "setup: %s", strerror(errno));
-		if (s >= 0)
-			close(s);
+	if (sysctl_read("bpf_jit_classic", v, sizeof(v))) {
+		out(o, n, "switch: %s", strerror(errno));
 		return;
 	}
-	out(o, n, "attach %d ", attach(s, &fp));
+	s = udp_filtered(&a, &err, o, n);
+	if (s < 0)
+		return;
+	out(o, n, "attach %d ", err);
 	sysctl_write("bpf_jit_classic", strcmp(v, "0") ? "0" : "1");
 	sysctl_write("bpf_jit_classic", v);
-	udp_send(&a, "Xdropped");
-	udp_send(&a, "abcdefghij");
-	udp_drain(s, o, n);
-	close(s);
+	udp_exchange(s, &a, o, n);
 	for (int i = 0; i < 50 && img != img0; i++) {
 		img = stat_get("image_bytes_current");
 		if (img != img0)
