@@ -22,7 +22,8 @@
  *
  * Usage: cbpf-jit-fuzz [--seconds N] [--seed S] [--records FILE]
  *        [--jobs N] [--batch N] [--skbs N] [--max-len N] [--mix-short PCT]
- *        [--priv-only] [--reduce-seconds N] [--out DIR]
+ *        [--priv-only] [--reduce-seconds N] [--decline-ceiling N]
+ *        [--min-programs N] [--label TEXT] [--out DIR]
  *        cbpf-jit-fuzz --repro FILE [--unpriv]   (re-run a saved reproducer)
  * --keep-random leaves SKF_AD_RANDOM values live: a self-test that makes
  * mismatches on purpose, to exercise the reduction and the reproducers.
@@ -57,10 +58,13 @@
 #define RUN_FILE CBPF_JIT_TEST_RUN_FILE
 #define SYS NET_CORE_SYSCTL_DIR
 #define MAX_SKBS 64
-#define MAX_REQ (16 + BPF_MAXINSNS * 8 + MAX_SKBS * (40 + 256 + 16384 + 8))
+#define SKBD_SIZE ((unsigned int)sizeof(struct cbpf_jit_test_skb))
+#define MAX_REQ (16 + BPF_MAXINSNS * 8 + MAX_SKBS * (SKBD_SIZE + 256 + 16384 + 8))
 #define MAX_RES (24 + MAX_SKBS * 16)
 #define SLOTS 4 /* mismatching requests a worker hands to the parent, per batch */
-#define SLOT_SIZE (16 + BPF_MAXINSNS * 8 + MAX_SKBS * (40 + 256 + 4096 + 8))
+#define SLOT_SIZE (16 + BPF_MAXINSNS * 8 + MAX_SKBS * (SKBD_SIZE + 256 + 4096 + 8))
+/* Page fragments per skb this fuzzer makes: MAX_SKB_FRAGS is 17 on x86. */
+#define MAX_FRAGS 16
 
 /* ---- options and global state ---- */
 static unsigned int opt_seconds = 180, opt_jobs, opt_batch = 500, opt_skbs = 16;
@@ -73,6 +77,10 @@ static unsigned int opt_maxlen = BPF_MAXINSNS, opt_mix_short = 60, opt_reduce_se
  * conversion accepts must come back with CBPF_JIT_TEST_IMAGE_DIRECT.
  */
 static unsigned int opt_decline_ceiling = 10;
+/* --min-programs: the floor of programs compared; --label: a prefix of the
+ * record names, for several runs in one report (e.g. "harden=2"). */
+static unsigned long opt_min_progs;
+static const char *opt_label;
 static uint64_t opt_seed;
 static const char *opt_records, *opt_out = ".";
 static int have_classic, opt_priv_only, opt_keep_random; /* --keep-random: self-test of the reducer */ /* net.core.bpf_jit_classic exists */
@@ -105,11 +113,13 @@ static void record(const char *name, int pass, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
-	printf("fuzz: [%s] %s (%s)\n", pass ? "pass" : "fail", name, detail);
 	if (!strncmp(name, "fuzz: ", 6))
 		name += 6;
+	printf("fuzz: [%s] %s%s%s (%s)\n", pass ? "pass" : "fail", opt_label ? opt_label : "",
+	       opt_label ? ": " : "", name, detail);
 	if (records) {
-		fprintf(records, "%s\t%s\t%s\n", name, pass ? "pass" : "fail", detail);
+		fprintf(records, "%s%s%s\t%s\t%s\n", opt_label ? opt_label : "", opt_label ? ": " : "",
+			name, pass ? "pass" : "fail", detail);
 		fflush(records);
 	}
 }
@@ -276,6 +286,33 @@ static void tc_to_skbd(const struct test_case *tc, struct skbd *s)
 	memcpy(s->bytes + d->headroom, tc->pkt, tc->len);
 }
 
+/*
+ * Half of the paged skbs keep one fragment per page, as a NIC's receive
+ * path fills them; the others get fragments of 1..8 or 1..256 bytes, so
+ * that loads straddle two of them, and half of those a frag_list tail, as
+ * GRO builds it. Returns 1 for several fragments, 2 for a frag_list.
+ */
+static int shape_frags(struct rng *r, struct cbpf_jit_test_skb *d)
+{
+	u32 paged = d->len - d->headlen, size, list = 0, least;
+
+	if (paged < 2 || rnd_pct(r, 50))
+		return 0;
+	size = 1 + rnd_below(r, rnd_pct(r, 50) ? 8 : 256);
+	if (rnd_pct(r, 50))
+		list = 1 + rnd_below(r, paged);
+	/* the module's limits: fragments and frag_list skbs */
+	least = (paged - list + MAX_FRAGS - 1) / MAX_FRAGS;
+	if (size < least)
+		size = least;
+	least = (list + CBPF_JIT_TEST_MAX_FRAG_LIST - 1) / CBPF_JIT_TEST_MAX_FRAG_LIST;
+	if (size < least)
+		size = least;
+	d->frag_size = size;
+	d->frag_list_len = list;
+	return list ? 2 : paged - list > size;
+}
+
 static size_t skbd_size(const struct cbpf_jit_test_skb *d)
 {
 	return sizeof(*d) + ((d->headroom + d->len + 7u) & ~7u);
@@ -373,6 +410,7 @@ static int open_run(void)
 struct batch_reply {
 	unsigned long progs, runs, rej_einval, rej_other, create_diff, ret_diff;
 	unsigned long insns, jited1, slots_used, heavy;
+	unsigned long long_progs, skbs, multi_frag, frag_list;	/* >= 1000 insns; skb shapes */
 	unsigned long accepted, not_direct;	/* mode 0 accepted; of those, not direct in mode 1 */
 	unsigned long nd_first;			/* 1 + index of the first such program (0: none) */
 	double t_gen, t_run0, t_run1;
@@ -459,7 +497,7 @@ static void worker(unsigned int w, int cmd_fd, int rep_fd)
 			u32 len, n = opt_skbs, maxlen = pick_maxlen(&r);
 			double tg;
 
-			if (v < 1) {
+			if (v < 2) {
 				flags = GEN_LOAD_HEAVY;
 				maxlen = opt_maxlen;
 				rep.heavy++;
@@ -475,7 +513,13 @@ static void worker(unsigned int w, int cmd_fd, int rep_fd)
 				gen_packet(&r, &tc);
 				gen_skb_meta(&r, &tc, rnd_pct(&r, 40));
 				tc_to_skbd(&tc, &skbs[j]);
+				switch (shape_frags(&r, &skbs[j].d)) {
+				case 2: rep.frag_list++; break;
+				case 1: rep.multi_frag++; break;
+				}
 			}
+			rep.skbs += n;
+			rep.long_progs += len >= 1000;
 			free(reqs[i]);
 			reqs[i] = malloc(16 + len * 8 + n * sizeof(struct skbd));
 			if (!reqs[i])
@@ -631,7 +675,9 @@ static void reduce(struct sock_filter *p, u32 *len, struct skbd *s)
 		if (now() < skb_deadline && case_fails(p, *len, &t, 1)) \
 			*s = t;                                \
 	} while (0)
-	TRY(t.d.headlen = t.d.len);
+	TRY(t.d.frag_list_len = 0);
+	TRY(t.d.frag_size = 0);
+	TRY(t.d.headlen = t.d.len; t.d.frag_size = 0; t.d.frag_list_len = 0);
 	TRY(t.d.vlan_present = 0);
 	TRY(t.d.vlan_tci = 0; t.d.vlan_proto = 0);
 	TRY(t.d.mark = 0);
@@ -649,6 +695,8 @@ static void reduce(struct sock_filter *p, u32 *len, struct skbd *s)
 		t.d.len = nl;
 		if (t.d.headlen > nl)
 			t.d.headlen = nl;
+		t.d.frag_size = 0;
+		t.d.frag_list_len = 0;
 		if (t.d.network_offset > (int)nl)
 			t.d.network_offset = (s16)nl;
 		if (t.d.mac_header_set && t.d.mac_offset > (int)nl)
@@ -670,11 +718,11 @@ static void write_case(FILE *f, const struct sock_filter *p, u32 len, const stru
 	fprintf(f, "# skb len=%u headlen=%u headroom=%u mark=0x%x hash=0x%x queue_mapping=%u "
 		"protocol=0x%04x vlan_present=%u vlan_tci=0x%x vlan_proto=0x%04x pkt_type=%u "
 		"has_dev=%u ifindex=%u dev_type=%u mac_header_set=%u mac_offset=%d "
-		"network_offset=%d\n",
+		"network_offset=%d frag_size=%u frag_list_len=%u\n",
 		d->len, d->headlen, d->headroom, d->mark, d->hash, d->queue_mapping,
 		d->protocol, d->vlan_present, d->vlan_tci, d->vlan_proto, d->pkt_type,
 		d->has_dev, d->dev_ifindex, d->dev_type, d->mac_header_set, d->mac_offset,
-		d->network_offset);
+		d->network_offset, d->frag_size, d->frag_list_len);
 	fprintf(f, "# (protocol and vlan_proto as the raw __be16 value in host order;"
 		" data = headroom bytes, then packet bytes)\n");
 	for (i = 0; i < (u32)d->headroom + d->len; i++)
@@ -782,7 +830,7 @@ static int do_repro(const char *path)
 		die("%s: %s", path, strerror(errno));
 	memset(&s, 0, sizeof(s));
 	while (fgets(line, sizeof(line), f)) {
-		unsigned int c, jt, jf, k, v[17];
+		unsigned int c, jt, jf, k, v[17], fs = 0, fl = 0;
 		int mo, no;
 
 		if (sscanf(line, "{ 0x%x, %u, %u, 0x%x }", &c, &jt, &jf, &k) == 4 && len < BPF_MAXINSNS) {
@@ -793,9 +841,12 @@ static int do_repro(const char *path)
 		} else if (sscanf(line, "# skb len=%u headlen=%u headroom=%u mark=0x%x hash=0x%x "
 				  "queue_mapping=%u protocol=0x%x vlan_present=%u vlan_tci=0x%x "
 				  "vlan_proto=0x%x pkt_type=%u has_dev=%u ifindex=%u dev_type=%u "
-				  "mac_header_set=%u mac_offset=%d network_offset=%d",
+				  "mac_header_set=%u mac_offset=%d network_offset=%d "
+				  "frag_size=%u frag_list_len=%u",
 				  &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
-				  &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &mo, &no) == 17) {
+				  &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &mo, &no,
+				  &fs, &fl) >= 17) {
+			/* older reproducers end at network_offset: one fragment per page */
 			s.d.len = v[0];
 			s.d.headlen = v[1];
 			s.d.headroom = (u16)v[2];
@@ -813,6 +864,8 @@ static int do_repro(const char *path)
 			s.d.mac_header_set = (u8)v[14];
 			s.d.mac_offset = (s16)mo;
 			s.d.network_offset = (s16)no;
+			s.d.frag_size = fs;
+			s.d.frag_list_len = fl;
 		} else if (!strncmp(line, "# data ", 7)) {
 			for (i = 7; line[i] && line[i + 1] && line[i] != '\n' && hl < sizeof(s.bytes); i += 2) {
 				unsigned int b;
@@ -837,12 +890,84 @@ static int do_repro(const char *path)
 	return fails;
 }
 
+/*
+ * bpf_jit_classic=1 with bpf_jit_enable=0 is the interpreter: no image
+ * (jited 0), the direct JIT's counters unchanged, and the results of the
+ * conversion's JIT (bpf_jit_enable=1, bpf_jit_classic=0). The same 200
+ * programs (up to 512 insns, 8 skbs each) are generated for each mode.
+ */
+#define INTERP_PROGS 200
+#define INTERP_SKBS 8
+
+static void interp_gen(struct rng *r, struct sock_filter *p, u32 *len, struct skbd *skbs)
+{
+	static struct test_case tc;
+	u32 j;
+
+	*len = gen_program(r, p, 512, 0);
+	neutralize_random(p, *len);
+	for (j = 0; j < INTERP_SKBS; j++) {
+		gen_packet(r, &tc);
+		gen_skb_meta(r, &tc, rnd_pct(r, 40));
+		tc_to_skbd(&tc, &skbs[j]);
+		shape_frags(r, &skbs[j].d);
+	}
+}
+
+static int interpreter_check(void)
+{
+	static struct sock_filter p[BPF_MAXINSNS];
+	static struct skbd skbs[INTERP_SKBS];
+	static u8 res0[INTERP_PROGS][MAX_RES], res1[MAX_RES];
+	struct rng r = { opt_seed ^ 0x696e74657270ull };
+	unsigned long jited = 0, diff = 0, created = 0;
+	long long moved = 0;
+	struct stats a, b;
+	size_t l;
+	u32 len;
+	int i;
+
+	set_mode(0);
+	for (i = 0; i < INTERP_PROGS; i++) {
+		interp_gen(&r, p, &len, skbs);
+		l = build_req(red_req, p, len, skbs, INTERP_SKBS);
+		if (run_req(red_fd, red_req, l, res0[i], MAX_RES))
+			die("module request failed: %s", strerror(errno));
+	}
+	if (sysctl_write("bpf_jit_enable", "0") || sysctl_write("bpf_jit_classic", "1"))
+		die("cannot set bpf_jit_enable=0 bpf_jit_classic=1: %s", strerror(errno));
+	stats_read(&a);
+	r.s = opt_seed ^ 0x696e74657270ull;
+	for (i = 0; i < INTERP_PROGS; i++) {
+		const struct cbpf_jit_test_result *rr = (const void *)res1;
+
+		interp_gen(&r, p, &len, skbs);
+		l = build_req(red_req, p, len, skbs, INTERP_SKBS);
+		if (run_req(red_fd, red_req, l, res1, MAX_RES))
+			die("module request failed: %s", strerror(errno));
+		created += !rr->create_err;
+		jited += !rr->create_err && rr->jited;
+		diff += res_diff(res0[i], res1) != -2;
+	}
+	stats_read(&b);
+	set_mode(1);
+	for (i = 0; i < ST_NR; i++)
+		moved += b.v[i] != a.v[i];
+	record("fuzz: bpf_jit_enable=0 runs the interpreter with bpf_jit_classic=1",
+	       created && !jited && !diff && !moved,
+	       "%d programs x %d skbs, %lu created: %lu jited, %lu results differ from the "
+	       "conversion's JIT, %lld direct-JIT counters moved", INTERP_PROGS, INTERP_SKBS,
+	       created, jited, diff, moved);
+	return created && !jited && !diff && !moved;
+}
+
 /* ---- main ---- */
 static void usage(void)
 {
 	fprintf(stderr, "usage: cbpf-jit-fuzz [--seconds N] [--seed S] [--records FILE] [--jobs N]\n"
 			"       [--batch N] [--skbs N] [--max-len N] [--mix-short PCT] [--priv-only]\n"
-			"       [--reduce-seconds N] [--decline-ceiling N] [--out DIR]\n"
+			"       [--reduce-seconds N] [--decline-ceiling N] [--min-programs N]\n"
+			"       [--label TEXT] [--out DIR]\n"
 			"       cbpf-jit-fuzz --repro FILE [--unpriv]\n");
 	exit(2);
 }
@@ -866,6 +991,7 @@ int main(int argc, char **argv)
 		{ "mix-short", 1, 0, 'x' }, { "keep-random", 0, 0, 'K' },
 		{ "priv-only", 0, 0, 'P' }, { "unpriv", 0, 0, 'U' },
 		{ "reduce-seconds", 1, 0, 'D' }, { "decline-ceiling", 1, 0, 'C' },
+		{ "min-programs", 1, 0, 'M' }, { "label", 1, 0, 'L' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *repro = NULL;
@@ -873,6 +999,8 @@ int main(int argc, char **argv)
 	unsigned long progs = 0, runs = 0, insns = 0, rej = 0, rej_other = 0, heavy = 0;
 	unsigned long create_diff = 0, ret_diff = 0, jited1 = 0, unbalanced = 0, bad_decl = 0;
 	unsigned long mode0_noise = 0, batches = 0, recounted = 0, accepted = 0, not_direct = 0;
+	unsigned long long_progs = 0, skbs = 0, multi_frag = 0, frag_list = 0;
+	int mix_ok, shapes_ok, interp_ok = 1;
 	double t_gen = 0, t_run0 = 0, t_run1 = 0;
 	long long named = 0;
 	int (*cmd)[2], (*rep)[2], c, i, nd_ok = 1;
@@ -898,6 +1026,8 @@ int main(int argc, char **argv)
 		case 'D': opt_reduce_secs = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'C': opt_decline_ceiling = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'x': opt_mix_short = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'M': opt_min_progs = strtoul(optarg, NULL, 0); break;
+		case 'L': opt_label = optarg; break;
 		default: usage();
 		}
 	}
@@ -1006,6 +1136,10 @@ int main(int argc, char **argv)
 			sum.ret_diff += r.ret_diff;
 			sum.jited1 += r.jited1;
 			sum.heavy += r.heavy;
+			sum.long_progs += r.long_progs;
+			sum.skbs += r.skbs;
+			sum.multi_frag += r.multi_frag;
+			sum.frag_list += r.frag_list;
 			sum.accepted += r.accepted;
 			sum.not_direct += r.not_direct;
 			if (r.not_direct && not_direct + sum.not_direct == r.not_direct)
@@ -1024,6 +1158,10 @@ int main(int argc, char **argv)
 		rej += sum.rej_einval;
 		rej_other += sum.rej_other;
 		heavy += sum.heavy;
+		long_progs += sum.long_progs;
+		skbs += sum.skbs;
+		multi_frag += sum.multi_frag;
+		frag_list += sum.frag_list;
 		create_diff += sum.create_diff;
 		ret_diff += sum.ret_diff;
 		jited1 += sum.jited1;
@@ -1138,5 +1276,16 @@ int main(int argc, char **argv)
 	record("fuzz: throughput", progs > 0, "%lu programs in %.0fs: %.0f programs/s, %.0f "
 	       "runs/s (each program built and run in both modes)", progs, tlast,
 	       progs / tlast, runs / tlast);
-	return create_diff || ret_diff || unbalanced || bad_decl || mode0_noise || !nd_ok || !progs;
+	mix_ok = progs > 0 && progs >= opt_min_progs && long_progs * 50 >= progs;
+	record("fuzz: program mix", mix_ok, "%lu programs (floor %lu), %lu of them >= 1000 "
+	       "instructions (%.1f%%, floor 2%%)", progs, opt_min_progs, long_progs,
+	       progs ? 100.0 * long_progs / progs : 0.0);
+	shapes_ok = multi_frag * 100 >= skbs * 3 && frag_list * 100 >= skbs * 3;
+	record("fuzz: skb shapes", shapes_ok, "%lu skbs: %lu with several page fragments of "
+	       "1..256 bytes, %lu with a frag_list too (floors 3%% each)", skbs, multi_frag,
+	       frag_list);
+	if (have_classic)
+		interp_ok = interpreter_check();
+	return create_diff || ret_diff || unbalanced || bad_decl || mode0_noise || !nd_ok ||
+	       !progs || !mix_ok || !shapes_ok || !interp_ok;
 }

@@ -19,6 +19,7 @@
 
 #define CBPF_JIT_TEST_MAGIC	0x54424a43u
 #define CBPF_JIT_TEST_RUN_FILE	"/sys/kernel/debug/test_cbpf_jit/run"
+#define CBPF_JIT_TEST_MAX_FRAG_LIST	16
 
 struct cbpf_jit_test_req {
 	__u32 magic, prog_len, nr_skbs, iterations;
@@ -31,6 +32,10 @@ struct cbpf_jit_test_skb {
 	__s16 mac_offset, network_offset;	/* relative to skb->data */
 	__u32 dev_ifindex;
 	__u16 dev_type, headroom;	/* headroom: bytes before the data, in front of skb->data */
+	/* Bytes headlen..len: page fragments of frag_size bytes (0: a page,
+	 * at most MAX_SKB_FRAGS of them), then the last frag_list_len bytes
+	 * in a frag_list of at most 16 skbs of frag_size bytes. */
+	__u32 frag_size, frag_list_len;
 };
 
 struct cbpf_jit_test_result {
@@ -72,7 +77,7 @@ struct cbpf_jit_test_sock_result {
 	__u32 charge_len;	/* what socket/seccomp accounting counts */
 };
 
-_Static_assert(sizeof(struct cbpf_jit_test_skb) == 40, "test_cbpf_jit skb ABI");
+_Static_assert(sizeof(struct cbpf_jit_test_skb) == 48, "test_cbpf_jit skb ABI");
 _Static_assert(sizeof(struct cbpf_jit_test_sock_result) == 24, "test_cbpf_jit sock ABI");
 _Static_assert(sizeof(struct cbpf_jit_test_result) == 32, "test_cbpf_jit result ABI");
 
