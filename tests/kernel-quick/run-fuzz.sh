@@ -52,7 +52,7 @@ if [ -n "${FUZZ_REPRO:-}" ]; then
 	args="--repro /repro.txt $args"
 fi
 h=$top/tests/host
-nice -n 10 gcc -O2 -static -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I"$h/shim" -I"$h" \
+nice -n 10 gcc -O2 -static -Wall -Wextra -std=gnu11 -D_GNU_SOURCE -I"$h/shim" -I"$h" -I"$top/tests/include" \
 	-o "$out/root/bin/cbpf-jit-fuzz" "$top/tests/boot/cbpf-jit-fuzz.c" \
 	"$h/gen.c" "$h/refinterp.c" "$h/skbmodel.c"
 
