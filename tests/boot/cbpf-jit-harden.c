@@ -95,6 +95,7 @@
 
 #include "net-core-sysctl.h"
 #include "test_cbpf_jit.h"
+#include "check-record.h"
 
 #define STATS		NET_CORE_SYSCTL_DIR "bpf_jit_classic_stats"
 #define NOBODY		65534
@@ -106,20 +107,7 @@
 #define RET_K(k)		INSN(BPF_RET | BPF_K, 0, 0, (k))
 #define RET_A()			INSN(BPF_RET | BPF_A, 0, 0, 0)
 
-static int verbose, failures;
-
-static void record(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s\t%s\t", name, ok ? "pass" : "fail");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	failures += !ok;
-}
+static int verbose;
 
 static void die(const char *what)
 {

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "net-core-sysctl.h"
+#include "check-record.h"
 
 #define STATS		"/proc/sys/net/core/bpf_jit_classic_stats"
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -56,20 +57,6 @@
 #define WAIT_MS		200
 
 static const char *tx_if, *rx_if;
-static int failures;
-
-static void record(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s\t%s\t", name, ok ? "pass" : "fail");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	failures += !ok;
-}
 
 /* A counter of bpf_jit_classic_stats, or -1. */
 static long stat_get(const char *key)

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record(): one check of a boot-time checker, as the line
+ * "name<TAB>pass|fail<TAB>detail" on standard output, the form
+ * cbpf-jit-check's import_records reads; failures counts the failed ones.
+ */
+#ifndef CHECK_RECORD_H
+#define CHECK_RECORD_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int failures;
+
+__attribute__((format(printf, 3, 4)))
+static void record(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s\t%s\t", name, ok ? "pass" : "fail");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	failures += !ok;
+}
+
+#endif
