@@ -65,6 +65,9 @@
 #define SLOT_SIZE (16 + BPF_MAXINSNS * 8 + MAX_SKBS * (SKBD_SIZE + 256 + 4096 + 8))
 /* Page fragments per skb this fuzzer makes: MAX_SKB_FRAGS is 17 on x86. */
 #define MAX_FRAGS 16
+/* The kernel's ENOTSUPP (include/linux/errno.h): the eBPF path's answer when
+ * the JIT was requested but failed, e.g. blinding a long conversion. */
+#define ENOTSUPP 524
 
 /* ---- options and global state ---- */
 static unsigned int opt_seconds = 180, opt_jobs, opt_batch = 500, opt_skbs = 16;
@@ -533,7 +536,9 @@ static void worker(unsigned int w, int cmd_fd, int rep_fd)
 			{
 				const struct cbpf_jit_test_result *rr = (const void *)(res0 + (size_t)i * MAX_RES);
 
-				if (rr->create_err == -EINVAL)
+				/* refused by the conversion (jump span) or
+				 * by its blinding */
+				if (rr->create_err == -EINVAL || rr->create_err == -ENOTSUPP)
 					rep.rej_einval++;
 				else if (rr->create_err)
 					rep.rej_other++;
@@ -1243,7 +1248,7 @@ int main(int argc, char **argv)
 	printf("fuzz: worker time: generate %.1fs, mode 0 %.1fs, mode 1 %.1fs; reducing %.1fs; "
 	       "without reducing: %.0f programs/s\n", t_gen, t_run0, t_run1, t_reduce,
 	       progs / (tlast - t_reduce));
-	printf("fuzz: rejected by bpf_prog_create in mode 0: %lu (-EINVAL, conversion), %lu other\n",
+	printf("fuzz: rejected by bpf_prog_create in mode 0: %lu (-EINVAL or -ENOTSUPP, conversion), %lu other\n",
 	       rej, rej_other);
 	printf("fuzz: direct JIT counters (mode 1):");
 	for (c = 0; c < ST_NR; c++)
