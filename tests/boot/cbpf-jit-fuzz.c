@@ -932,6 +932,8 @@ static int interpreter_check(void)
 	u32 len;
 	int i;
 
+	/* SKF_AD_CPU: both modes on one CPU, as the workers are */
+	pin_cpu(0);
 	set_mode(0);
 	for (i = 0; i < INTERP_PROGS; i++) {
 		interp_gen(&r, p, &len, skbs);
@@ -952,7 +954,10 @@ static int interpreter_check(void)
 			die("module request failed: %s", strerror(errno));
 		created += !rr->create_err;
 		jited += !rr->create_err && rr->jited;
-		diff += res_diff(res0[i], res1) != -2;
+		if (res_diff(res0[i], res1) != -2 && !diff++)
+			printf("fuzz: interpreter: program %d (%u insns) differs: create %d/%d\n", i,
+			       len, ((const struct cbpf_jit_test_result *)res0[i])->create_err,
+			       rr->create_err);
 	}
 	stats_read(&b);
 	set_mode(1);
