@@ -411,7 +411,7 @@ static int open_run(void)
 
 /* ---- workers ---- */
 struct batch_reply {
-	unsigned long progs, runs, rej_einval, rej_other, create_diff, ret_diff;
+	unsigned long progs, runs, rej_conv, rej_other, create_diff, ret_diff;
 	unsigned long insns, jited1, slots_used, heavy;
 	unsigned long long_progs, skbs, multi_frag, frag_list;	/* >= 1000 insns; skb shapes */
 	unsigned long accepted, not_direct;	/* mode 0 accepted; of those, not direct in mode 1 */
@@ -539,7 +539,7 @@ static void worker(unsigned int w, int cmd_fd, int rep_fd)
 				/* refused by the conversion (jump span) or
 				 * by its blinding */
 				if (rr->create_err == -EINVAL || rr->create_err == -ENOTSUPP)
-					rep.rej_einval++;
+					rep.rej_conv++;
 				else if (rr->create_err)
 					rep.rej_other++;
 				rep.runs += rr->nr_skbs;
@@ -1121,7 +1121,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < (int)opt_jobs; i++) {
 			if (!xread(rep[i][0], &r, sizeof(r)))
 				die("worker %d died", i);
-			sum.rej_einval += r.rej_einval;
+			sum.rej_conv += r.rej_conv;
 			sum.rej_other += r.rej_other;
 		}
 		stats_read(&s1);
@@ -1132,7 +1132,7 @@ int main(int argc, char **argv)
 		set_mode(1);
 		for (i = 0; i < (int)opt_jobs; i++)
 			xwrite(cmd[i][1], "R", 1);
-		expect_conv = sum.rej_einval;
+		expect_conv = sum.rej_conv;
 		memset(&sum, 0, sizeof(sum));
 		for (i = 0; i < (int)opt_jobs; i++) {
 			if (!xread(rep[i][0], &r, sizeof(r)))
@@ -1140,7 +1140,7 @@ int main(int argc, char **argv)
 			sum.progs += r.progs;
 			sum.runs += r.runs;
 			sum.insns += r.insns;
-			sum.rej_einval += r.rej_einval;
+			sum.rej_conv += r.rej_conv;
 			sum.rej_other += r.rej_other;
 			sum.create_diff += r.create_diff;
 			sum.ret_diff += r.ret_diff;
@@ -1165,7 +1165,7 @@ int main(int argc, char **argv)
 		progs += sum.progs;
 		runs += sum.runs;
 		insns += sum.insns;
-		rej += sum.rej_einval;
+		rej += sum.rej_conv;
 		rej_other += sum.rej_other;
 		heavy += sum.heavy;
 		long_progs += sum.long_progs;
