@@ -21,6 +21,8 @@
  *  cls_bpf    tc filter ... bpf bytecode: the classifier picks what the
  *             action drops
  *  act_bpf    tc ... action bpf bytecode: the action drops what it picks
+ *  xt_bpf     iptables -m bpf --bytecode: the match picks the datagrams an
+ *             INPUT rule on the loopback drops
  *
  * Every case with the switch on must make the direct JIT's "compiled"
  * counter grow by the number of programs the case builds; with the switch
@@ -449,8 +451,8 @@ static void case_fanout(char *o, size_t n)
 	}
 }
 
-/* Run a tc command line; its exit status in the outcome when non-zero. */
-static int tc(char *o, size_t n, const char *fmt, ...)
+/* Run a command line; its exit status in the outcome when non-zero. */
+static int command(char *o, size_t n, const char *fmt, ...)
 {
 	char cmd[512];
 	va_list ap;
@@ -488,8 +490,8 @@ static void tc_case(const char *filter, char *o, size_t n)
 	int s;
 
 	tc_cleanup();
-	if (tc(o, n, "tc qdisc add dev %s clsact", rx_if) ||
-	    tc(o, n, "tc filter add dev %s ingress %s", rx_if, filter))
+	if (command(o, n, "tc qdisc add dev %s clsact", rx_if) ||
+	    command(o, n, "tc filter add dev %s ingress %s", rx_if, filter))
 		goto out;
 	s = packet_socket(rx_if, ETH_P_IP);
 	if (s < 0) {
@@ -514,6 +516,34 @@ static void case_cls_bpf(char *o, size_t n)
 static void case_act_bpf(char *o, size_t n)
 {
 	tc_case("bpf bytecode '1,6 0 0 4294967295' action bpf bytecode '" TC_MATCH_X("2", "0") "'", o, n);
+}
+
+/*
+ * xt_bpf runs the program on the IP header: "ldb [28]; jeq #'X'; ret #1;
+ * ret #0" matches the UDP datagrams whose payload starts with 'X'.
+ * iptables-legacy, because the nft backend needs nf_tables and nft_compat
+ * for a match that is xt_bpf all the same; the legacy table replacement
+ * compiles the program once per rule it holds.
+ */
+#define XT_RULE "INPUT -i lo -p udp --dport %u -m bpf --bytecode '4,48 0 0 28,21 0 1 88,6 0 0 1,6 0 0 0' -j DROP"
+
+static void case_xt_bpf(char *o, size_t n)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	unsigned int port;
+	int s = udp_bound(&a, 0);
+
+	if (s < 0) {
+		out(o, n, "socket: %s", strerror(errno));
+		return;
+	}
+	port = ntohs(a.sin_port);
+	if (!command(o, n, "iptables-legacy -w -A " XT_RULE, port)) {
+		udp_exchange(s, &a, o, n);
+		command(o, n, "iptables-legacy -w -D " XT_RULE, port);
+	} else {
+		close(s);
+	}
 }
 
 static const struct {
@@ -544,6 +574,8 @@ static const struct {
 	  "arrived: abc", 2, case_cls_bpf },
 	{ "act_bpf (tc action bpf bytecode): the action drops what it picks",
 	  "arrived: abc", 2, case_act_bpf },
+	{ "xt_bpf (iptables -m bpf): the match picks what the rule drops",
+	  "[abcdefghij]", 1, case_xt_bpf },
 };
 
 int main(int argc, char **argv)
