@@ -48,7 +48,7 @@ check-untouched:
 	@tests/fresh/check-untouched
 
 # The packages and the whole suite against two Debian releases of
-# linux-source-6.1, then apt upgrade from one to the other (~45 min).
+# linux-source-6.1, then apt upgrade from one to the other (~55 min).
 check-sources:
 	@tests/sources/check-sources
 
@@ -152,7 +152,8 @@ build/image-debug/.stamp: build/debs-debug/.stamp $(IMAGE_INPUTS)
 
 check-debug: image-debug
 	@echo "== booting the debug appliance headless for the boot-time checks"
-	@MKOSI_PROFILE=debug image/boot-check $(OUT)-debug $(CHECK_DEBUG_TIMEOUT)
+	@MKOSI_PROFILE=debug BOOT_CMDLINE="cbpfjit.fuzz_rate=10 $${BOOT_CMDLINE:-}" \
+	  image/boot-check $(OUT)-debug $(CHECK_DEBUG_TIMEOUT)
 
 # A $(SOAK_SECONDS) s soak (traffic, filter churn, switch toggling), then the
 # kernel log check.
