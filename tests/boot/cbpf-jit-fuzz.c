@@ -23,7 +23,7 @@
  * Usage: cbpf-jit-fuzz [--seconds N] [--seed S] [--records FILE]
  *        [--jobs N] [--batch N] [--skbs N] [--max-len N] [--mix-short PCT]
  *        [--priv-only] [--reduce-seconds N] [--decline-ceiling N]
- *        [--min-programs N] [--label TEXT] [--out DIR]
+ *        [--programs N] [--min-programs N] [--label TEXT] [--out DIR]
  *        cbpf-jit-fuzz --repro FILE [--unpriv]   (re-run a saved reproducer)
  * --keep-random leaves SKF_AD_RANDOM values live: a self-test that makes
  * mismatches on purpose, to exercise the reduction and the reproducers.
@@ -80,9 +80,11 @@ static unsigned int opt_maxlen = BPF_MAXINSNS, opt_mix_short = 60, opt_reduce_se
  * conversion accepts must come back with CBPF_JIT_TEST_IMAGE_DIRECT.
  */
 static unsigned int opt_decline_ceiling = 10;
-/* --min-programs: the floor of programs compared; --label: a prefix of the
- * record names, for several runs in one report (e.g. "harden=2"). */
-static unsigned long opt_min_progs;
+/* --programs: stop once this many programs were compared (--seconds is
+ * then the limit, not the length); --min-programs: the floor of programs
+ * compared; --label: a prefix of the record names, for several runs in
+ * one report (e.g. "harden=2"). */
+static unsigned long opt_programs, opt_min_progs;
 static const char *opt_label;
 static uint64_t opt_seed;
 static const char *opt_records, *opt_out = ".";
@@ -977,8 +979,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: cbpf-jit-fuzz [--seconds N] [--seed S] [--records FILE] [--jobs N]\n"
 			"       [--batch N] [--skbs N] [--max-len N] [--mix-short PCT] [--priv-only]\n"
-			"       [--reduce-seconds N] [--decline-ceiling N] [--min-programs N]\n"
-			"       [--label TEXT] [--out DIR]\n"
+			"       [--reduce-seconds N] [--decline-ceiling N] [--programs N]\n"
+			"       [--min-programs N] [--label TEXT] [--out DIR]\n"
 			"       cbpf-jit-fuzz --repro FILE [--unpriv]\n");
 	exit(2);
 }
@@ -1002,7 +1004,7 @@ int main(int argc, char **argv)
 		{ "mix-short", 1, 0, 'x' }, { "keep-random", 0, 0, 'K' },
 		{ "priv-only", 0, 0, 'P' }, { "unpriv", 0, 0, 'U' },
 		{ "reduce-seconds", 1, 0, 'D' }, { "decline-ceiling", 1, 0, 'C' },
-		{ "min-programs", 1, 0, 'M' }, { "label", 1, 0, 'L' },
+		{ "min-programs", 1, 0, 'M' }, { "label", 1, 0, 'L' }, { "programs", 1, 0, 'p' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *repro = NULL;
@@ -1038,6 +1040,7 @@ int main(int argc, char **argv)
 		case 'C': opt_decline_ceiling = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'x': opt_mix_short = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'M': opt_min_progs = strtoul(optarg, NULL, 0); break;
+		case 'p': opt_programs = strtoul(optarg, NULL, 0); break;
 		case 'L': opt_label = optarg; break;
 		default: usage();
 		}
@@ -1078,9 +1081,9 @@ int main(int argc, char **argv)
 	       have_classic ? "comparing bpf_jit_classic=0 (conversion) with =1 (direct JIT)" :
 	       "net.core.bpf_jit_classic absent: comparing bpf_jit_enable=0 (interpreter) "
 	       "with =1 (eBPF JIT) instead");
-	printf("cbpf-jit-fuzz: seed %" PRIu64 " seconds %u jobs %u batch %u skbs %u max-len %u "
-	       "bpf_jit_harden %s\n", opt_seed, opt_seconds, opt_jobs, opt_batch, opt_skbs,
-	       opt_maxlen, harden);
+	printf("cbpf-jit-fuzz: seed %" PRIu64 " seconds %u programs %lu jobs %u batch %u skbs %u "
+	       "max-len %u bpf_jit_harden %s\n", opt_seed, opt_seconds, opt_programs, opt_jobs,
+	       opt_batch, opt_skbs, opt_maxlen, harden);
 
 	slots = mmap(NULL, sizeof(struct slot) * SLOTS * opt_jobs, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -1112,7 +1115,7 @@ int main(int argc, char **argv)
 		double tbs = now();
 		long long d[ST_NR], decl;
 
-		if (tbs - t0 + tb > opt_seconds)
+		if (tbs - t0 + tb > opt_seconds || (opt_programs && progs >= opt_programs))
 			break;
 		/* mode 0 */
 		set_mode(0);
