@@ -223,6 +223,14 @@ static void test_asm(void)
 		  1, 0, "ret" },
 		{ "ld [12] h slow path (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2,
 		  2, 0, "xor %eax,%eax; ret; push %rbp; mov %rsp,%rbp; push %rdi; push %r8; push %r9; push %r11; mov $0xc,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %r11; pop %r9; pop %r8; pop %rdi; pop %rbp; test %rax,%rax; js T; jmp T" },
+		{ "two h loads: shared slow path", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 3, 0,
+		  "xor %eax,%eax; ret; push %rdi; push %r8; push %r9; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %r9; pop %r8; pop %rdi; test %rax,%rax; jns T; add $0x8,%rsp; pop %rbp; jmp T; ret; "
+		  "push %rbp; mov %rsp,%rbp; mov $0xc,%edx; call T; pop %rbp; jmp T; push %rbp; mov %rsp,%rbp; mov $0xe,%edx; call T; pop %rbp; jmp T" },
+		{ "two msh (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
+		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 6, 0,
+		  "xor %eax,%eax; leave; ret; push %rdi; push %r8; push %r9; push %rax; push %rsi; push %r10; push %r11; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; mov %rax,%rdx; pop %r11; pop %r10; pop %rsi; pop %rax; pop %r9; pop %r8; pop %rdi; test %rdx,%rdx; jns T; add $0x8,%rsp; jmp T; mov %edx,%ecx; and $0xf,%ecx; shl $0x2,%ecx; ret; "
+		  "mov $0xe,%edx; call T; jmp T; mov $0xf,%edx; call T; jmp T" },
 		{ "bhb exit (call-site frame)", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 2, 4,
 		  "push %rbp; mov %rsp,%rbp; push %rax; push %rcx; call T; pop %rcx; pop %rax; pop %rbp; ret" },
 	};
