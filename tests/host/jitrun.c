@@ -6,12 +6,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <asm/prctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "jitrun.h"
 
 struct cbpf_jit_env host_env_plain, host_env_hard;
+
+/*
+ * The kernel's images read SKF_AD_CPU as %gs:cpu_number.  Here %gs (which
+ * glibc does not use on x86-64) points at a per-thread area whose
+ * cpu_number slot jit_run() fills with host_cpu_value; the "hard"
+ * environments use the inline load, the plain ones call host_cpu_id().
+ */
+struct host_gs_area {
+	u32 other[37];
+	u32 cpu_number;
+};
+static __thread struct host_gs_area host_gs;
+static __thread bool host_gs_set;
 
 void jit_env_init(void)
 {
@@ -54,6 +69,8 @@ void jit_env_init(void)
 	host_env_hard.endbr = true;
 	host_env_hard.clear_bhb_loop = (unsigned long)host_clear_bhb;
 	host_env_hard.ibhf = true;
+	host_env_hard.cpu_number_inline = true;
+	host_env_hard.cpu_number_gs = offsetof(struct host_gs_area, cpu_number);
 }
 
 const char *jit_verdict_name(enum cbpf_jit_verdict v)
@@ -127,6 +144,8 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 		if (o->bhb)
 			e.clear_bhb_loop = host_env_hard.clear_bhb_loop;
 		e.ibhf = o->ibhf;
+		e.cpu_number_inline = host_env_hard.cpu_number_inline;
+		e.cpu_number_gs = host_env_hard.cpu_number_gs;
 		if (o->be_bitfields) {
 			e.pkt_type_mask = 0xe0;
 			e.pkt_type_shift = 5;
@@ -190,6 +209,14 @@ u32 jit_run(const struct jit_prog *p, const struct model_skb *skb,
 {
 	jit_fn f;
 
+	if (!host_gs_set) {
+		if (syscall(SYS_arch_prctl, ARCH_SET_GS, &host_gs)) {
+			perror("arch_prctl(ARCH_SET_GS)");
+			abort();
+		}
+		host_gs_set = true;
+	}
+	host_gs.cpu_number = host_cpu_value;
 	memcpy(&f, &p->image, sizeof(f));
 	return f(skb, insns);
 }

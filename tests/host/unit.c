@@ -219,6 +219,8 @@ static void test_asm(void)
 		  "push %rdi; push %rsi; push %r10; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %r10; pop %rsi; pop %rdi" },
 		{ "anc call (call-site frame)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 0,
 		  "push %rbp; mov %rsp,%rbp; push %rdi; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %rdi; pop %rbp" },
+		{ "ld cpu inline (%gs:cpu_number)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 5,
+		  "mov %gs:0x94,%eax" },
 		{ "ret a (call-site frame, no leave)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2,
 		  1, 0, "ret" },
 		{ "ld [12] h slow path (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2,
