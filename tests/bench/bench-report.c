@@ -305,12 +305,13 @@ static double net(const struct run *r, int m, int id)
 	return gross(r, m, id) - overhead(r, m);
 }
 
+/* Geometric mean of ratios, and the largest ratio: filter id, or test_bpf #id (tb). */
 struct gm {
-	double sum;
-	int n, bad;
+	double sum, max;
+	int n, bad, max_id, max_tb;
 };
 
-static void gm_add(struct gm *g, double num, double den)
+static void gm_add(struct gm *g, double num, double den, int id, int tb)
 {
 	if (isnan(num) || isnan(den))
 		return;
@@ -318,13 +319,40 @@ static void gm_add(struct gm *g, double num, double den)
 		g->bad++;
 		return;
 	}
+	if (!g->n || num / den > g->max) {
+		g->max = num / den;
+		g->max_id = id;
+		g->max_tb = tb;
+	}
 	g->sum += log(num / den);
 	g->n++;
+}
+
+/* Both means over filters and test_bpf tests together. */
+static void gm_merge(struct gm *g, const struct gm *a)
+{
+	if (a->n && (!g->n || a->max > g->max)) {
+		g->max = a->max;
+		g->max_id = a->max_id;
+		g->max_tb = a->max_tb;
+	}
+	g->sum += a->sum;
+	g->n += a->n;
+	g->bad += a->bad;
 }
 
 static double gm_val(const struct gm *g)
 {
 	return g->n ? exp(g->sum / g->n) : NAN;
+}
+
+static const char *gm_where(char *buf, size_t n, const struct gm *g)
+{
+	if (!g->n)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, g->max_tb ? "test_bpf #%d" : "filter %d", g->max_id);
+	return buf;
 }
 
 /* how the direct mode compiled filter id: 1 direct JIT, 0 fell back */
@@ -413,14 +441,15 @@ int main(int argc, char **argv)
 	struct run *r;
 	struct gm g_net_du = { 0 }, g_net_di = { 0 }, g_net_ui = { 0 };
 	struct gm g_gr_du = { 0 }, g_gr_di = { 0 }, g_img = { 0 }, g_cmp = { 0 };
-	struct gm g_tb_du = { 0 }, g_tb_di = { 0 }, g_tb_ui = { 0 };
+	struct gm g_tb_du = { 0 }, g_tb_di = { 0 }, g_tb_ui = { 0 }, g_all_net = { 0 };
+	char w1[48], w2[48], w3[48];
 	double det_ipp = 0, det_pkt = 0, det_tb = 0, det_cmp = 0;
 	int det_ipp_id = -1, det_ipp_m = -1, det_tb_id = -1, det_tb_m = -1;
 	int mism = 0, offmis = 0, fallback = 0, opt, id, m, i;
 	double tb_tot[NM] = { 0 };
 	int tb_n = 0;
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32], b9[32];
-	FILE *j, *t, *md, *dat, *gp;
+	FILE *j, *t, *md, *dat, *gp, *sum;
 
 	while ((opt = getopt(argc, argv, "u:a:f:x:o:")) != -1) {
 		switch (opt) {
@@ -467,15 +496,15 @@ int main(int argc, char **argv)
 			}
 		if (r->mode_avail[2] && !direct_jit(r, id))
 			fallback++;
-		gm_add(&g_net_du, net(r, 2, id), net(r, 1, id));
-		gm_add(&g_net_di, net(r, 2, id), net(r, 0, id));
-		gm_add(&g_net_ui, net(r, 1, id), net(r, 0, id));
-		gm_add(&g_gr_du, gross(r, 2, id), gross(r, 1, id));
-		gm_add(&g_gr_di, gross(r, 2, id), gross(r, 0, id));
+		gm_add(&g_net_du, net(r, 2, id), net(r, 1, id), id, 0);
+		gm_add(&g_net_di, net(r, 2, id), net(r, 0, id), id, 0);
+		gm_add(&g_net_ui, net(r, 1, id), net(r, 0, id), id, 0);
+		gm_add(&g_gr_du, gross(r, 2, id), gross(r, 1, id), id, 0);
+		gm_add(&g_gr_di, gross(r, 2, id), gross(r, 0, id), id, 0);
 		if (r->f[2][id].have && r->f[1][id].have)
-			gm_add(&g_img, r->f[2][id].jited_len, r->f[1][id].jited_len);
+			gm_add(&g_img, r->f[2][id].jited_len, r->f[1][id].jited_len, id, 0);
 		if (r->f[2][id].have && r->f[1][id].have)
-			gm_add(&g_cmp, r->f[2][id].compile_ns, r->f[1][id].compile_ns);
+			gm_add(&g_cmp, r->f[2][id].compile_ns, r->f[1][id].compile_ns, id, 0);
 	}
 	/* test_bpf: tests timed in every available mode with equal subtests */
 	for (id = 0; id < MAXT; id++) {
@@ -496,11 +525,18 @@ int main(int argc, char **argv)
 			if (r->tb_avail[m])
 				tb_tot[m] += tb_sum(&r->t[m][id]);
 		if (r->tb_avail[2])
-			gm_add(&g_tb_du, tb_sum(&r->t[2][id]), tb_sum(&r->t[1][id]));
+			gm_add(&g_tb_du, tb_sum(&r->t[2][id]), tb_sum(&r->t[1][id]), id, 1);
 		if (r->tb_avail[2])
-			gm_add(&g_tb_di, tb_sum(&r->t[2][id]), tb_sum(&r->t[0][id]));
-		gm_add(&g_tb_ui, tb_sum(&r->t[1][id]), tb_sum(&r->t[0][id]));
+			gm_add(&g_tb_di, tb_sum(&r->t[2][id]), tb_sum(&r->t[0][id]), id, 1);
+		gm_add(&g_tb_ui, tb_sum(&r->t[1][id]), tb_sum(&r->t[0][id]), id, 1);
 	}
+	/* net over the whole corpus: the filters per packet, test_bpf per run */
+	gm_merge(&g_all_net, &g_net_du);
+	gm_merge(&g_all_net, &g_tb_du);
+	gm_where(w1, sizeof(w1), &g_all_net);
+	gm_where(w2, sizeof(w2), &g_img);
+	gm_where(w3, sizeof(w3), &g_cmp);
+
 	/* determinism */
 	if (nruns == 2) {
 		struct run *q = &runs[1];
@@ -589,9 +625,23 @@ int main(int argc, char **argv)
 	jnum(j, gm_val(&g_img));
 	fprintf(j, ",\n    \"geomean_compile_direct_over_upstream\": ");
 	jnum(j, gm_val(&g_cmp));
-	fprintf(j, ",\n    \"targets\": {\"net_direct_over_upstream\": 0.6, "
-		"\"net_direct_over_interp\": 0.15, \"image_bytes_direct_over_upstream\": 0.6, "
-		"\"compile_direct_over_upstream\": 0.5},\n");
+	fprintf(j, ",\n    \"targets\": {\"net_direct_over_upstream\": 0.5, "
+		"\"net_direct_over_interp\": 0.15, \"image_bytes_direct_over_upstream\": 0.7, "
+		"\"compile_direct_over_upstream\": 0.6, \"max_single_program\": 1.0},\n");
+	fprintf(j, "    \"corpus\": {\"net_geomean\": ");
+	jnum(j, gm_val(&g_all_net));
+	fprintf(j, ", \"net_max\": ");
+	jnum(j, g_all_net.n ? g_all_net.max : NAN);
+	fprintf(j, ", \"net_max_at\": \"%s\", \"net_programs\": %d, \"bytes_geomean\": ",
+		w1, g_all_net.n);
+	jnum(j, gm_val(&g_img));
+	fprintf(j, ", \"bytes_max\": ");
+	jnum(j, g_img.n ? g_img.max : NAN);
+	fprintf(j, ", \"bytes_max_at\": \"%s\", \"compile_geomean\": ", w2);
+	jnum(j, gm_val(&g_cmp));
+	fprintf(j, ", \"compile_max\": ");
+	jnum(j, g_cmp.n ? g_cmp.max : NAN);
+	fprintf(j, ", \"compile_max_at\": \"%s\"},\n", w3);
 	fprintf(j, "    \"nonpositive_net_excluded\": %d,\n", g_net_du.bad + g_net_di.bad);
 	fprintf(j, "    \"result_mismatches_between_modes\": %d,\n", mism);
 	fprintf(j, "    \"match_count_differs_from_libpcap_offline\": %d,\n", offmis);
@@ -762,13 +812,13 @@ int main(int argc, char **argv)
 			struct gm *g;
 			const char *target;
 		} rows[] = {
-			{ "net instr/packet direct/upstream", &g_net_du, "<= 0.6" },
+			{ "net instr/packet direct/upstream", &g_net_du, "<= 0.5" },
 			{ "net instr/packet direct/interpreter", &g_net_di, "<= 0.15" },
 			{ "net instr/packet upstream/interpreter", &g_net_ui, "(reference)" },
 			{ "gross instr/packet direct/upstream", &g_gr_du, "(info)" },
 			{ "gross instr/packet direct/interpreter", &g_gr_di, "(info)" },
-			{ "image bytes direct/upstream", &g_img, "<= 0.6" },
-			{ "compile cost direct/upstream", &g_cmp, "<= 0.5" },
+			{ "image bytes direct/upstream", &g_img, "<= 0.7" },
+			{ "compile cost direct/upstream", &g_cmp, "<= 0.6" },
 		};
 
 		fputs(hdr, t);
@@ -795,6 +845,15 @@ int main(int argc, char **argv)
 	}
 	fprintf(t, "\n  results differing between modes: %d filters; match count != libpcap offline: %d; "
 		"direct mode not compiled by the direct JIT: %d\n", mism, offmis, fallback);
+	fprintf(t, "\nWhole corpus, direct/upstream (targets: geomean net <= 0.5, bytes <= 0.7, "
+		"compile <= 0.6; every program <= 1.0)\n"
+		"  net (%d filters per packet, test_bpf per run): geomean %s, max %s (%s)\n",
+		g_all_net.n, fmtd(b1, gm_val(&g_all_net), 3),
+		fmtd(b2, g_all_net.n ? g_all_net.max : NAN, 3), w1);
+	fprintf(t, "  image bytes (%d filters): geomean %s, max %s (%s)\n", g_img.n,
+		fmtd(b1, gm_val(&g_img), 3), fmtd(b2, g_img.n ? g_img.max : NAN, 3), w2);
+	fprintf(t, "  compile cost (%d filters): geomean %s, max %s (%s)\n", g_cmp.n,
+		fmtd(b1, gm_val(&g_cmp), 3), fmtd(b2, g_cmp.n ? g_cmp.max : NAN, 3), w3);
 	fprintf(md, "\n\nFilters whose results differ between modes: %d; whose match count differs "
 		"from `tcpdump -r` on the same frames: %d; not compiled by the direct JIT in "
 		"direct mode: %d.\n", mism, offmis, fallback);
@@ -899,5 +958,15 @@ int main(int argc, char **argv)
 		"     '' using 1:4 title 'direct cBPF JIT' pt 9 ps 0.7\n",
 		outdir, nfilt, r->npkts, unit, accel, unit, nfilt + 1, outdir);
 	fclose(gp);
-	return 0;
+
+	/* the last line of make bench (run-bench prints it) */
+	sum = xopen(outdir, "summary.txt");
+	fprintf(sum, "net_geomean=%s net_max=%s bytes_geomean=%s bytes_max=%s "
+		"compile_geomean=%s compile_max=%s\n",
+		fmtd(b1, gm_val(&g_all_net), 3), fmtd(b2, g_all_net.n ? g_all_net.max : NAN, 3),
+		fmtd(b3, gm_val(&g_img), 3), fmtd(b4, g_img.n ? g_img.max : NAN, 3),
+		fmtd(b5, gm_val(&g_cmp), 3), fmtd(b6, g_cmp.n ? g_cmp.max : NAN, 3));
+	fclose(sum);
+	/* The benchmark is also a test: results, libpcap's counts, attribution. */
+	return mism || offmis || fallback ? 1 : 0;
 }
