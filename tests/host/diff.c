@@ -111,7 +111,7 @@ int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct ji
 		}
 		return 0;
 	}
-	CHECK(jp->ctx.passes <= CBPF_JIT_MAX_PASSES, "%s: %u passes", what, jp->ctx.passes);
+	CHECK(jp->ctx.passes == 1, "%s: %u sizing passes", what, jp->ctx.passes);
 	st->compiled++;
 	return 0;
 }
