@@ -32,6 +32,7 @@
 #define MAXT 1024
 #define MAXSUB 8
 #define NM 3
+#define MAXG 8
 
 static const char *const mname[NM] = { "interp", "upstream", "direct" };
 static const char *const mlabel[NM] = { "interpreter", "upstream (cBPF->eBPF->JIT)",
@@ -78,6 +79,12 @@ static struct run runs[2];
 static int nruns;
 static char *fexpr[MAXF];
 static int finsns[MAXF];
+/* Corpus groups (run-bench: offline, live, select, xt_bpf, cls_bpf), in
+ * the order they first appear; fgroup[id] indexes gname.
+ */
+static char *gname[MAXG];
+static int ngroup;
+static int fgroup[MAXF];
 static int nfilt;	/* highest id */
 static int offline[MAXF];
 
@@ -251,12 +258,21 @@ static void read_filters(const char *path)
 	if (!f)
 		die("%s: cannot open", path);
 	while (getline(&line, &cap, f) > 0) {
-		int id, n, used;
+		int id, n, used, g;
+		char grp[32];
 
 		chomp(line);
-		if (sscanf(line, "%d\t%d\t%n", &id, &n, &used) != 2 || id < 1 ||
-		    id >= MAXF)
+		if (sscanf(line, "%d\t%d\t%31[^\t]\t%n", &id, &n, grp, &used) != 3 ||
+		    id < 1 || id >= MAXF)
 			continue;
+		for (g = 0; g < ngroup && strcmp(gname[g], grp); g++)
+			;
+		if (g == ngroup) {
+			if (ngroup == MAXG)
+				die("%s: more than %d groups", path, MAXG);
+			gname[ngroup++] = strdup(grp);
+		}
+		fgroup[id] = g;
 		fexpr[id] = strdup(line + used);
 		finsns[id] = n;
 		if (id > nfilt)
@@ -445,7 +461,8 @@ int main(int argc, char **argv)
 	char w1[48], w2[48], w3[48];
 	double det_ipp = 0, det_pkt = 0, det_tb = 0, det_cmp = 0;
 	int det_ipp_id = -1, det_ipp_m = -1, det_tb_id = -1, det_tb_m = -1;
-	int mism = 0, offmis = 0, fallback = 0, opt, id, m, i;
+	struct gm gg_net[MAXG] = { 0 }, gg_img[MAXG] = { 0 }, gg_cmp[MAXG] = { 0 };
+	int mism = 0, offmis = 0, fallback = 0, nrandom = 0, opt, id, m, g, i;
 	double tb_tot[NM] = { 0 };
 	int tb_n = 0;
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32], b9[32];
@@ -480,6 +497,15 @@ int main(int argc, char **argv)
 				continue;
 			if (ref < 0) {
 				ref = m;
+				/* The reference (the interpreter) itself returned
+				 * different values across iterations: a program
+				 * that returns random numbers (ld rand), whose
+				 * results cannot be compared between modes.
+				 */
+				if (x->flags & 1) {
+					nrandom++;
+					break;
+				}
 				continue;
 			}
 			for (i = 0; i < x->npk; i++)
@@ -505,6 +531,12 @@ int main(int argc, char **argv)
 			gm_add(&g_img, r->f[2][id].jited_len, r->f[1][id].jited_len, id, 0);
 		if (r->f[2][id].have && r->f[1][id].have)
 			gm_add(&g_cmp, r->f[2][id].compile_ns, r->f[1][id].compile_ns, id, 0);
+		g = fgroup[id];
+		gm_add(&gg_net[g], net(r, 2, id), net(r, 1, id), id, 0);
+		if (r->f[2][id].have && r->f[1][id].have) {
+			gm_add(&gg_img[g], r->f[2][id].jited_len, r->f[1][id].jited_len, id, 0);
+			gm_add(&gg_cmp[g], r->f[2][id].compile_ns, r->f[1][id].compile_ns, id, 0);
+		}
 	}
 	/* test_bpf: tests timed in every available mode with equal subtests */
 	for (id = 0; id < MAXT; id++) {
@@ -642,7 +674,38 @@ int main(int argc, char **argv)
 	fprintf(j, ", \"compile_max\": ");
 	jnum(j, g_cmp.n ? g_cmp.max : NAN);
 	fprintf(j, ", \"compile_max_at\": \"%s\"},\n", w3);
+	fprintf(j, "    \"groups\": [");
+	for (g = 0; g <= ngroup; g++) {
+		/* the corpus groups, then lib/test_bpf (net only) */
+		const struct gm *gn = g < ngroup ? &gg_net[g] : &g_tb_du;
+
+		fprintf(j, "%s\n      {\"group\": \"%s\", \"programs\": %d, \"net_geomean\": ",
+			g ? "," : "", g < ngroup ? gname[g] : "test_bpf", gn->n);
+		jnum(j, gm_val(gn));
+		fprintf(j, ", \"net_max\": ");
+		jnum(j, gn->n ? gn->max : NAN);
+		fprintf(j, ", \"net_max_at\": \"%s\"", gm_where(w1, sizeof(w1), gn));
+		if (g < ngroup) {
+			fprintf(j, ", \"bytes_geomean\": ");
+			jnum(j, gm_val(&gg_img[g]));
+			fprintf(j, ", \"bytes_max\": ");
+			jnum(j, gg_img[g].n ? gg_img[g].max : NAN);
+			fprintf(j, ", \"bytes_max_at\": \"%s\", \"compile_geomean\": ",
+				gm_where(w2, sizeof(w2), &gg_img[g]));
+			jnum(j, gm_val(&gg_cmp[g]));
+			fprintf(j, ", \"compile_max\": ");
+			jnum(j, gg_cmp[g].n ? gg_cmp[g].max : NAN);
+			fprintf(j, ", \"compile_max_at\": \"%s\"",
+				gm_where(w3, sizeof(w3), &gg_cmp[g]));
+		}
+		fputs("}", j);
+	}
+	fprintf(j, "\n    ],\n");
+	gm_where(w1, sizeof(w1), &g_all_net);
+	gm_where(w2, sizeof(w2), &g_img);
+	gm_where(w3, sizeof(w3), &g_cmp);
 	fprintf(j, "    \"nonpositive_net_excluded\": %d,\n", g_net_du.bad + g_net_di.bad);
+	fprintf(j, "    \"random_results_not_compared\": %d,\n", nrandom);
 	fprintf(j, "    \"result_mismatches_between_modes\": %d,\n", mism);
 	fprintf(j, "    \"match_count_differs_from_libpcap_offline\": %d,\n", offmis);
 	fprintf(j, "    \"direct_mode_not_compiled_by_direct_jit\": %d,\n", fallback);
@@ -683,7 +746,9 @@ int main(int argc, char **argv)
 	}
 	fprintf(j, ",\n  \"filters\": [");
 	for (id = 0; id <= nfilt; id++) {
-		fprintf(j, "%s\n    {\"id\": %d, \"expr\": ", id ? "," : "", id);
+		fprintf(j, "%s\n    {\"id\": %d, \"group\": ", id ? "," : "", id);
+		jstr(j, id ? gname[fgroup[id]] : "harness");
+		fprintf(j, ", \"expr\": ");
 		jstr(j, id ? fexpr[id] : "ret #0 (harness overhead)");
 		fprintf(j, ", \"insns\": %d, \"offline_matches\": %d", id ? finsns[id] : 1,
 			id ? offline[id] : -1);
@@ -755,8 +820,8 @@ int main(int argc, char **argv)
 	/* ---- bench.txt and bench.md ---- */
 	t = xopen(outdir, "bench.txt");
 	md = xopen(outdir, "bench.md");
-	fprintf(t, "cBPF benchmark: %d tcpdump filters x %d packets, unit: %s per packet (%s)\n",
-		nfilt, r->npkts, unit, accel);
+	fprintf(t, "cBPF benchmark: %d programs in %d groups x %d packets, unit: %s per packet (%s)\n",
+		nfilt, ngroup, r->npkts, unit, accel);
 	for (i = 0; i < r->nmeta; i++)
 		if (!strncmp(r->meta[i], "kernel ", 7) || !strncmp(r->meta[i], "iterations", 10) ||
 		    !strncmp(r->meta[i], "repeat", 6) || !strncmp(r->meta[i], "spectre_v2", 10) ||
@@ -786,6 +851,10 @@ int main(int argc, char **argv)
 
 		if (r->mode_avail[2] && !direct_jit(r, id))
 			strcat(mark, " FALLBACK");
+		if (id == 1 || fgroup[id] != fgroup[id - 1]) {
+			fprintf(t, "--- group %s\n", gname[fgroup[id]]);
+			fprintf(md, "| | **%s** | | | | | | | | | | | |\n", gname[fgroup[id]]);
+		}
 		snprintf(e, sizeof(e), "%.44s", fexpr[id] ? fexpr[id] : "?");
 		fprintf(t, "%3d %-44s %3d | %9s %9s %9s | %5s %5s | %6s %6s | %7s %7s | %d/%d%s\n",
 			id, e, finsns[id], fmtd(b1, ni, 1), fmtd(b2, nu, 1), fmtd(b3, nd, 1),
@@ -854,9 +923,47 @@ int main(int argc, char **argv)
 		fmtd(b1, gm_val(&g_img), 3), fmtd(b2, g_img.n ? g_img.max : NAN, 3), w2);
 	fprintf(t, "  compile cost (%d filters): geomean %s, max %s (%s)\n", g_cmp.n,
 		fmtd(b1, gm_val(&g_cmp), 3), fmtd(b2, g_cmp.n ? g_cmp.max : NAN, 3), w3);
+	fprintf(t, "\nPer group, direct/upstream: geomean (max, where)\n"
+		"  %-9s %4s  %-28s %-28s %s\n", "group", "n", "net", "image bytes", "compile");
+	fprintf(md, "\n\n| group | programs | net geomean | net max | bytes geomean | bytes max | "
+		"compile geomean | compile max |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (g = 0; g <= ngroup; g++) {
+		const struct gm *gn = g < ngroup ? &gg_net[g] : &g_tb_du;
+		const struct gm *gi = g < ngroup ? &gg_img[g] : NULL;
+		const struct gm *gc = g < ngroup ? &gg_cmp[g] : NULL;
+		char c1[128], c2[128], c3[128], m1[128], m2[128], m3[128];
+
+		snprintf(c1, sizeof(c1), "%s (%s, %s)", fmtd(b1, gm_val(gn), 3),
+			 fmtd(b2, gn->n ? gn->max : NAN, 3), gm_where(w1, sizeof(w1), gn));
+		snprintf(m1, sizeof(m1), "%s (%s)", fmtd(b2, gn->n ? gn->max : NAN, 3), w1);
+		snprintf(c2, sizeof(c2), "-");
+		snprintf(c3, sizeof(c3), "-");
+		snprintf(m2, sizeof(m2), "-");
+		snprintf(m3, sizeof(m3), "-");
+		if (gi) {
+			snprintf(c2, sizeof(c2), "%s (%s, %s)", fmtd(b1, gm_val(gi), 3),
+				 fmtd(b2, gi->n ? gi->max : NAN, 3), gm_where(w2, sizeof(w2), gi));
+			snprintf(m2, sizeof(m2), "%s (%s)", fmtd(b2, gi->n ? gi->max : NAN, 3), w2);
+			snprintf(c3, sizeof(c3), "%s (%s, %s)", fmtd(b1, gm_val(gc), 3),
+				 fmtd(b2, gc->n ? gc->max : NAN, 3), gm_where(w3, sizeof(w3), gc));
+			snprintf(m3, sizeof(m3), "%s (%s)", fmtd(b2, gc->n ? gc->max : NAN, 3), w3);
+		}
+		fprintf(t, "  %-9s %4d  %-28s %-28s %s\n", g < ngroup ? gname[g] : "test_bpf",
+			gn->n, c1, c2, c3);
+		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s | %s |\n",
+			g < ngroup ? gname[g] : "test_bpf", gn->n, fmtd(b1, gm_val(gn), 3), m1,
+			gi ? fmtd(b3, gm_val(gi), 3) : "-", m2, gc ? fmtd(b4, gm_val(gc), 3) : "-", m3);
+	}
+	gm_where(w1, sizeof(w1), &g_all_net);
+	gm_where(w2, sizeof(w2), &g_img);
+	gm_where(w3, sizeof(w3), &g_cmp);
+	if (nrandom)
+		fprintf(t, "  %d program(s) return random values by design (ld rand): results not "
+			"compared between modes\n", nrandom);
 	fprintf(md, "\n\nFilters whose results differ between modes: %d; whose match count differs "
 		"from `tcpdump -r` on the same frames: %d; not compiled by the direct JIT in "
-		"direct mode: %d.\n", mism, offmis, fallback);
+		"direct mode: %d; returning random values by design (not compared): %d.\n",
+		mism, offmis, fallback, nrandom);
 	fprintf(t, "\nlib/test_bpf classic tests timed in every mode: %d\n", tb_n);
 	fprintf(md, "\n| lib/test_bpf (%d classic tests timed in every mode) | interpreter | "
 		"upstream | direct |\n|---|---:|---:|---:|\n", tb_n);
@@ -945,18 +1052,51 @@ int main(int argc, char **argv)
 		fputc('\n', dat);
 	}
 	fclose(dat);
+	/* per group: direct/upstream net per program, one gnuplot index each,
+	 * the corpus groups and then lib/test_bpf (per run)
+	 */
+	dat = xopen(outdir, "bench-ratio.dat");
+	for (g = 0; g <= ngroup; g++) {
+		int x = 0;
+
+		fprintf(dat, "# group %s: id ratio\n", g < ngroup ? gname[g] : "test_bpf");
+		for (id = 1; g < ngroup && id <= nfilt; id++) {
+			double v = net(r, 2, id) / net(r, 1, id);
+
+			if (fgroup[id] == g && v > 0)
+				fprintf(dat, "%d %d %.4f\n", ++x, id, v);
+		}
+		for (id = 0; g == ngroup && id < MAXT; id++) {
+			const struct tres *u = &r->t[1][id], *d = &r->t[2][id];
+
+			if (u->have && d->have && u->nsub && u->nsub == d->nsub && tb_sum(u) > 0)
+				fprintf(dat, "%d %d %.4f\n", ++x, id, tb_sum(d) / tb_sum(u));
+		}
+		fputs(x ? "\n\n" : "0 0 NaN\n\n\n", dat);
+	}
+	fclose(dat);
 	gp = xopen(outdir, "bench.gp");
-	fprintf(gp, "set terminal pngcairo size 1400,600 font ',10'\n"
-		"set output '%s/bench.png'\n"
-		"set title 'cBPF filters (%d tcpdump expressions x %d packets): net %s per packet, %s'\n"
-		"set logscale y\nset grid ytics mytics\nset key top left\n"
-		"set xlabel 'filter id (tests/bench/filters.txt order; out/bench/bench.txt)'\n"
+	fprintf(gp, "set terminal pngcairo size 1800,1000 font ',10' noenhanced\n"
+		"set output '%s/bench.png'\nset multiplot\n"
+		"set origin 0,0.5\nset size 1,0.5\n"
+		"set title 'cBPF programs (%d, all groups x %d packets): net %s per packet, %s'\n"
+		"set logscale y\nset grid ytics mytics\nset key above horizontal\n"
+		"set xlabel 'program id (out/bench/bench.txt)'\n"
 		"set ylabel 'net %s per packet (log)'\n"
 		"set xrange [0:%d]\nset xtics 5\nset style data points\n"
 		"plot '%s/bench.dat' using 1:2 title 'interpreter' pt 7 ps 0.6, \\\n"
 		"     '' using 1:3 title 'upstream cBPF->eBPF->JIT' pt 5 ps 0.6, \\\n"
-		"     '' using 1:4 title 'direct cBPF JIT' pt 9 ps 0.7\n",
+		"     '' using 1:4 title 'direct cBPF JIT' pt 9 ps 0.7\n"
+		"unset key\nset xtics autofreq\nset autoscale x\nset offsets 0.5,0.5,0,0\n"
+		"set yrange [0.05:4]\n"
+		"set ylabel 'net direct / upstream (log)'\nset xlabel 'program in group'\n",
 		outdir, nfilt, r->npkts, unit, accel, unit, nfilt + 1, outdir);
+	for (g = 0; g <= ngroup; g++)
+		fprintf(gp, "set origin %.4f,0\nset size %.4f,0.5\nset title '%s'\n"
+			"plot '%s/bench-ratio.dat' index %d using 1:3 pt 7 ps 0.6 lc 3, "
+			"1 with lines lc 0 dt 2\n", (double)g / (ngroup + 1),
+			1.0 / (ngroup + 1), g < ngroup ? gname[g] : "test_bpf (per run)", outdir, g);
+	fprintf(gp, "unset multiplot\n");
 	fclose(gp);
 
 	/* the last line of make bench (run-bench prints it) */

@@ -539,8 +539,23 @@ static int count_pcap(void)
 struct filt {
 	int id;
 	int len;
+	int view;	/* enum view */
 	struct sf *insns;
 };
+
+/*
+ * How a program sees the frames of the mix (its corpus group decides;
+ * run-bench writes it in front of the program):
+ * offline  the frame as captured, data at the MAC header, a VLAN tag in
+ *          the data (what `tcpdump -r` and the 74 offline filters see);
+ * live     as received: the receive path has moved the outer VLAN tag
+ *          into skb metadata (vlan_present, vlan_tci) and the data has
+ *          none (AF_PACKET sockets, fanout, cls_bpf on ingress);
+ * net      live, with the data at the network header, the Ethernet
+ *          header in the headroom (xt_bpf in an iptables chain).
+ */
+enum view { VIEW_OFFLINE, VIEW_LIVE, VIEW_NET };
+static const char *const view_names[] = { "offline", "live", "net" };
 
 static struct filt filts[MAX_FILTERS];
 static int nfilts;
@@ -561,15 +576,21 @@ static void read_filters(const char *path)
 	nfilts = 1;
 	while (getline(&line, &cap, f) > 0) {
 		char *p = line;
-		int i, n, id, used;
+		int i, n, id, used, vi;
+		char view[16];
 
-		if (sscanf(p, "%d %d%n", &id, &n, &used) != 2)
+		if (sscanf(p, "%d %d %15s%n", &id, &n, view, &used) != 3)
 			continue;
 		if (n < 1 || n > MAX_INSNS || nfilts == MAX_FILTERS || id < 1)
 			die("%s: bad filter line", path);
+		for (vi = 0; vi <= VIEW_NET && strcmp(view, view_names[vi]); vi++)
+			;
+		if (vi > VIEW_NET)
+			die("%s: filter %d: unknown view %s", path, id, view);
 		p += used;
 		filts[nfilts].id = id;
 		filts[nfilts].len = n;
+		filts[nfilts].view = vi;
 		filts[nfilts].insns = calloc(n, sizeof(struct sf));
 		for (i = 0; i < n; i++) {
 			unsigned long v[4];
@@ -646,26 +667,49 @@ static size_t build_req(const struct filt *fl, uint32_t iterations)
 	for (i = 0; i < npkts; i++) {
 		const struct pkt *p = &pkts[i];
 		struct cbpf_jit_test_skb *d = (struct cbpf_jit_test_skb *)(reqbuf + pos);
+		uint8_t *out = (uint8_t *)(d + 1);
 		uint16_t et = p->data[12] << 8 | p->data[13];
+		uint32_t len = p->len, headlen = p->headlen;
 
 		/* As an AF_PACKET socket filter sees a received frame:
 		 * data at the MAC header, network header after Ethernet,
-		 * skb->protocol the ethertype (0x8100 for the tagged frames,
-		 * which keep their tag in the data).
+		 * skb->protocol the ethertype (offline: 0x8100 for the
+		 * tagged frames, which keep their tag in the data).
 		 */
-		d->len = p->len;
-		d->headlen = p->headlen;
+		memcpy(out, p->data, 12);
+		if (fl->view != VIEW_OFFLINE && (et == 0x8100 || et == 0x88a8)) {
+			/* skb_vlan_untag(): the outer tag leaves the data */
+			d->vlan_present = 1;
+			d->vlan_proto = (uint16_t)(et >> 8 | et << 8);
+			d->vlan_tci = p->data[14] << 8 | p->data[15];
+			memcpy(out + 12, p->data + 16, len - 16);
+			len -= 4;
+			headlen -= 4;
+			et = p->data[16] << 8 | p->data[17];
+		} else {
+			memcpy(out + 12, p->data + 12, len - 12);
+		}
 		d->hash = 0x9e3779b9u * (i + 1);
 		d->protocol = (uint16_t)(et >> 8 | et << 8);
 		d->pkt_type = p->pkt_type;
 		d->has_dev = 1;
 		d->mac_header_set = 1;
-		d->mac_offset = 0;
-		d->network_offset = 14;
 		d->dev_ifindex = 2;
 		d->dev_type = 1;	/* ARPHRD_ETHER */
-		memcpy(d + 1, p->data, p->len);
-		pos += sizeof(*d) + ((p->len + 7) & ~7u);
+		if (fl->view == VIEW_NET) {
+			/* the Ethernet header stays in front of skb->data */
+			d->headroom = 14;
+			d->mac_offset = -14;
+			d->network_offset = 0;
+			d->len = len - 14;
+			d->headlen = headlen - 14;
+		} else {
+			d->mac_offset = 0;
+			d->network_offset = 14;
+			d->len = len;
+			d->headlen = headlen;
+		}
+		pos += sizeof(*d) + ((len + 7) & ~7u);
 	}
 	return pos;
 }
