@@ -5,6 +5,10 @@
  *
  *   hosttest [--seed N] [--time S] [--min-execs N] [--jobs N] [--fuzz-only]
  *            [--corpus DIR] [--save DIR] [--repro FILE] [--write-seeds DIR]
+ *   hosttest --dump FILE.dd OUT.bin
+ *            compile one tcpdump -dd program with the plain env, write the
+ *            image (objdump -D -b binary -mi386:x86-64 OUT.bin) and print
+ *            its size
  *
  * Ends with "N passed, M failed" (checks); exit status 1 on any failure.
  */
@@ -33,6 +37,36 @@ void test_check_classic(const struct corpus_prog *c, u32 nc);
 void test_pcap(const struct corpus_prog *c, u32 nc, u64 seed);
 #ifdef HAVE_JIT
 void test_unit(void);
+#endif
+
+#ifdef HAVE_JIT
+static int dump_image(const char *dd, const char *out)
+{
+	static struct sock_filter insns[BPF_MAXINSNS];
+	struct jit_prog p;
+	char expr[512];
+	FILE *f;
+	int n;
+
+	n = load_dd(dd, insns, BPF_MAXINSNS, expr, sizeof(expr));
+	if (n <= 0) {
+		fprintf(stderr, "%s: no program\n", dd);
+		return 2;
+	}
+	if (jit_compile(insns, n, NULL, &p)) {
+		fprintf(stderr, "%s: not compiled (%s)\n", dd, jit_verdict_name(p.verdict));
+		return 1;
+	}
+	f = fopen(out, "wb");
+	if (!f || fwrite(p.rw, 1, p.size, f) != p.size || fclose(f)) {
+		perror(out);
+		jit_free(&p);
+		return 2;
+	}
+	printf("%s: %d insns, %u bytes\n", expr, n, p.size);
+	jit_free(&p);
+	return 0;
+}
 #endif
 
 static double now(void)
@@ -482,6 +516,10 @@ int main(int argc, char **argv)
 #ifdef HAVE_JIT
 		else if (!strcmp(argv[i], "--save") && i + 1 < argc)
 			save_dir = argv[++i];
+		else if (!strcmp(argv[i], "--dump") && i + 2 < argc) {
+			jit_env_init();
+			return dump_image(argv[i + 1], argv[i + 2]);
+		}
 #endif
 		else {
 			fprintf(stderr, "usage: see the comment at the top of hosttest.c\n");

@@ -102,9 +102,12 @@ static void run_asm_case(const struct asm_case *c)
 		return;
 	}
 	from = c->at == (u32)-1 ? 0 : jp.addrs[c->at];
-	to = c->at == (u32)-1 ? jp.addrs[0] : jp.addrs[c->at + 1];
-	if (c->at == c->len)
+	if (c->at == (u32)-1)
+		to = jp.addrs[0];
+	else if (c->at == c->len)
 		to = jp.size;
+	else
+		to = jp.addrs[c->at + 1];
 	got = disasm(jp.image + from, to - from);
 	CHECK(!strcmp(got, c->want), "asm '%s':\n   want: %s\n    got: %s", c->name, c->want, got);
 	if (verbose)
@@ -198,12 +201,10 @@ static void test_asm(void)
 		{ "ret k", { I(BPF_RET | BPF_K, 0, 0, 0x42) }, 1, 0, 0, "mov $0x42,%eax; ret" },
 		{ "ret a, sls", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 6, "ret; int3" },
 		{ "ret a, rethunk", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 5, "jmp T" },
-		{ "ld [12] h (fast path)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2, 0, 0,
-		  "cmp $0xe,%r9d; jb T; movzwl 0xc(%r8),%eax; ror $0x8,%ax" },
-		{ "ld [2] w (fast path)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 2), RA }, 2, 0, 0,
-		  "cmp $0x6,%r9d; jb T; mov 0x2(%r8),%eax; bswap %eax" },
-		{ "ldb [x+3] (fast path)", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
-		  "lea 0x3(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; ja T; movzbl (%r8,%rdx,1),%eax" },
+		{ "ld [12] w, one load: slow path in line", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 12), RA }, 2, 0, 0,
+		  "cmp $0x10,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; mov 0xc(%r8),%eax; bswap %eax" },
+		{ "ldb [x+3], one load: slow path in line", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
+		  "lea 0x3(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; mov %rsp,%rbp; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl (%r8,%rdx,1),%eax" },
 		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 2,
 		  (u32)-1, 0, want_buf[7] },
 		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
@@ -216,23 +217,37 @@ static void test_asm(void)
 		  "leave; ret" },
 		{ "anc call (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
 		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 5, 3, 0,
-		  "push %rdi; push %rsi; push %r10; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %r10; pop %rsi; pop %rdi" },
+		  "mov %eax,%esi; mov %ecx,%edx; call T" },
+		/* Saved around a call: only what an insn after it reads. */
+		{ "anc call, skb and X read after it", { X0, I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(RANDOM)),
+		  I(BPF_LD | BPF_W | BPF_LEN, 0, 0, 0), I(BPF_MISC | BPF_TXA, 0, 0, 0), RA }, 5, 1, 0,
+		  "push %rbp; mov %rsp,%rbp; push %rdi; push %rcx; mov %eax,%esi; mov %ecx,%edx; call T; pop %rcx; pop %rdi; pop %rbp" },
+		{ "anc call, M[1] read after it (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
+		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(RANDOM)), I(BPF_LD | BPF_MEM, 0, 0, 1), RA }, 6, 3, 0,
+		  "push %r10; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %r10" },
 		{ "anc call (call-site frame)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 0,
-		  "push %rbp; mov %rsp,%rbp; push %rdi; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %rdi; pop %rbp" },
+		  "push %rbp; mov %rsp,%rbp; mov %eax,%esi; mov %ecx,%edx; call T; pop %rbp" },
 		{ "ld cpu inline (%gs:cpu_number)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 5,
 		  "mov %gs:0x94,%eax" },
 		{ "ret a (call-site frame, no leave)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2,
 		  1, 0, "ret" },
-		{ "ld [12] h slow path (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2,
-		  2, 0, "xor %eax,%eax; ret; push %rbp; mov %rsp,%rbp; push %rdi; push %r8; push %r9; push %r11; mov $0xc,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %r11; pop %r9; pop %r8; pop %rdi; pop %rbp; test %rax,%rax; js T; jmp T" },
+		{ "ld [12] h, one load: tail (ret0 only)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2,
+		  2, 0, "xor %eax,%eax; ret" },
 		{ "two h loads: shared slow path", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 3, 0,
-		  "xor %eax,%eax; ret; push %rdi; push %r8; push %r9; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %r9; pop %r8; pop %rdi; test %rax,%rax; jns T; add $0x8,%rsp; pop %rbp; jmp T; ret; "
-		  "push %rbp; mov %rsp,%rbp; mov $0xc,%edx; call T; pop %rbp; jmp T; push %rbp; mov %rsp,%rbp; mov $0xe,%edx; call T; pop %rbp; jmp T" },
+		  "xor %eax,%eax; ret; lea 0x8(%rsp),%rbp; push %rdi; push %r8; push %r9; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %r9; pop %r8; pop %rdi; test %rax,%rax; jns T; add $0x8,%rsp; pop %rbp; jmp T; ret" },
+		{ "two h loads: in-line call (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 1, 0,
+		  "cmp $0x10,%r9d; jae T; push %rbp; mov $0xe,%edx; call T; pop %rbp; jmp T; movzwl 0xe(%r8),%eax; ror $0x8,%ax" },
+		{ "two ldb [x+k]: in-line call", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3),
+		  I(BPF_LD | BPF_B | BPF_IND, 0, 0, 5), RA }, 4, 2, 0,
+		  "lea 0x5(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; call T; pop %rbp; jmp T; movzbl (%r8,%rdx,1),%eax" },
 		{ "two msh (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
 		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 6, 0,
-		  "xor %eax,%eax; leave; ret; push %rdi; push %r8; push %r9; push %rax; push %rsi; push %r10; push %r11; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; mov %rax,%rdx; pop %r11; pop %r10; pop %rsi; pop %rax; pop %r9; pop %r8; pop %rdi; test %rdx,%rdx; jns T; add $0x8,%rsp; jmp T; mov %edx,%ecx; and $0xf,%ecx; shl $0x2,%ecx; ret; "
-		  "mov $0xe,%edx; call T; jmp T; mov $0xf,%edx; call T; jmp T" },
+		  "xor %eax,%eax; leave; ret; push %rdi; push %r8; push %r9; push %rax; push %r11; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; mov %rax,%rdx; pop %r11; pop %rax; pop %r9; pop %r8; pop %rdi; test %rdx,%rdx; jns T; add $0x8,%rsp; jmp T; mov %edx,%ecx; and $0xf,%ecx; shl $0x2,%ecx; ret" },
+		{ "two msh: in-line call (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
+		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 3, 0,
+		  "cmp $0xf,%r9d; jae T; mov $0xe,%edx; call T; jmp T; movzbl 0xe(%r8),%ecx; and $0xf,%ecx; shl $0x2,%ecx" },
 		{ "bhb exit (call-site frame)", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 2, 4,
 		  "push %rbp; mov %rsp,%rbp; push %rax; push %rcx; call T; pop %rcx; pop %rax; pop %rbp; ret" },
 	};
@@ -446,7 +461,7 @@ static void test_maxinsns(void)
 					(u8)rnd_below(&r, n - i - 1 < 256 ? n - i - 1 : 256),
 					(u8)rnd_below(&r, n - i - 1 < 256 ? n - i - 1 : 256), rnd32(&r));
 				break;
-			case 2: /* packet loads: one stub each */
+			case 2: /* packet loads: one slow path call each */
 				p[i] = (struct sock_filter)I(BPF_LD | BPF_B | BPF_ABS, 0, 0, i % 80);
 				break;
 			case 3: /* indirect loads */
