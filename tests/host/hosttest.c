@@ -156,12 +156,18 @@ static double cpu_now(void)
  * A program bpf_check_classic() rejects must be declined (and must not
  * upset the generator).  In the kernel bpf_check_classic() runs first, so
  * this is defence in depth, except for seccomp's rewritten 0x21, which
- * does reach bpf_jit_compile().  Loads of unset M[] are only compiled.
+ * does reach bpf_jit_compile() and is compiled (bad_codes below).  Loads
+ * of unset M[] are only compiled.
  */
 static void check_invalid(struct rng *r, const struct sock_filter *p0, u32 len)
 {
 	static struct sock_filter q[BPF_MAXINSNS + 1];
-	static const u16 bad_codes[] = { BPF_LDX | BPF_W | BPF_ABS, BPF_RET | BPF_X, 0xff, 0x0f,
+	/*
+	 * Not LDX|W|ABS: bpf_check_classic() refuses it, but seccomp's
+	 * checker makes it of LD|W|ABS after that, and the generator
+	 * compiles it (a seccomp_data load; test_seccomp_bounds()).
+	 */
+	static const u16 bad_codes[] = { BPF_RET | BPF_X, 0xff, 0x0f,
 					 BPF_LD | 0x18 | BPF_ABS, BPF_ALU | 0xe0, 0x8000 | BPF_RET };
 	u32 pc = rnd_below(r, len), m = rnd_below(r, 9);
 	struct jit_prog jp;

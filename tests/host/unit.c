@@ -208,6 +208,9 @@ static void test_asm(void)
 		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 2,
 		  (u32)-1, 0, want_buf[7] },
 		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
+		/* seccomp's rewritten LD|W|ABS: a u32 of struct seccomp_data */
+		{ "seccomp ldx|w|abs [4] (arch)", { I(BPF_LDX | BPF_W | BPF_ABS, 0, 0, 4), RA }, 2, 0, 0,
+		  "mov 0x4(%rdi),%eax" },
 		/* Frames for the ORC unwinder's frame-pointer fallback. */
 		{ "prologue (frame: M[] on stack, calls)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
 		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 5, (u32)-1, 0,
@@ -668,9 +671,30 @@ static void test_final_bounds(void)
 	printf("final pass bounds: %d shrunk sizes refused without a write past them\n", checked);
 }
 
+/* seccomp_data loads outside struct seccomp_data or unaligned: declined. */
+static void test_seccomp_bounds(void)
+{
+	static const u32 ks[] = { 0, 60, 2, 61, 64, 0x1000, 0xfffffffc };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		struct sock_filter p[] = { I(BPF_LDX | BPF_W | BPF_ABS, 0, 0, ks[i]),
+					   I(BPF_RET | BPF_A, 0, 0, 0) };
+		struct jit_prog jp;
+		int r = jit_compile(p, 2, NULL, &jp);
+		bool want = ks[i] < 64 && !(ks[i] & 3);
+
+		CHECK(want ? r == 0 : r > 0 && jp.verdict == CBPF_JIT_DECLINE_OPCODE,
+		      "seccomp ldx|w|abs [%#x]: %s", ks[i], jit_verdict_name(jp.verdict));
+		jit_free(&jp);
+	}
+	printf("seccomp_data loads: %u offsets, in-bounds compiled, others declined\n", i);
+}
+
 void test_unit(void)
 {
 	test_api();
+	test_seccomp_bounds();
 	test_final_bounds();
 	test_asm();
 	test_jump_sizes();
