@@ -152,7 +152,7 @@ build/image-debug/.stamp: build/debs-debug/.stamp $(IMAGE_INPUTS)
 
 check-debug: image-debug
 	@echo "== booting the debug appliance headless for the boot-time checks"
-	@MKOSI_PROFILE=debug BOOT_CMDLINE="cbpfjit.fuzz_programs=2000 $${BOOT_CMDLINE:-}" \
+	@MKOSI_PROFILE=debug BOOT_CMDLINE="cbpfjit.fuzz_programs=2000 cbpfjit.seccomp_fuzz=2000 $${BOOT_CMDLINE:-}" \
 	  image/boot-check $(OUT)-debug $(CHECK_DEBUG_TIMEOUT)
 
 # A $(SOAK_SECONDS) s soak (traffic, filter churn, switch toggling), then the

@@ -4,7 +4,8 @@
  * (lib/test_cbpf_jit.c, patches/0005-lib-add-test_cbpf_jit-...): one write()
  * of a request to /sys/kernel/debug/test_cbpf_jit/run, then one read() of the
  * result. The module's source is the reference; this mirrors it for the
- * userspace tools (tests/boot/cbpf-jit-fuzz.c, tests/bench/cbpf-bench.c).
+ * userspace tools (tests/boot/cbpf-jit-fuzz.c, tests/boot/cbpf-seccomp-fuzz.c,
+ * tests/bench/cbpf-bench.c).
  *
  * Request: struct cbpf_jit_test_req, prog_len struct sock_filter, then
  * nr_skbs x { struct cbpf_jit_test_skb; headroom + len bytes, padded to 8 }.
@@ -75,6 +76,26 @@ struct cbpf_jit_test_sock_result {
 	__u32 len;		/* prog->len */
 	__u32 orig_len;		/* classic length; 0: an eBPF program */
 	__u32 charge_len;	/* what socket/seccomp accounting counts */
+};
+
+/*
+ * The third: a classic program as seccomp attaches it (seccomp's checks and
+ * rewrite, bpf_prog_create_from_user()), run once over each of nr_data
+ * struct seccomp_data that follow it. Result: struct
+ * cbpf_jit_test_seccomp_result, then nr_data __u32 return values.
+ */
+#define CBPF_JIT_TEST_SECCOMP_MAGIC	0x43424a43u	/* "CJBC" */
+#define CBPF_JIT_TEST_MAX_DATA		256
+
+struct cbpf_jit_test_seccomp_req {
+	__u32 magic, prog_len, nr_data, reserved;
+};
+
+struct cbpf_jit_test_seccomp_result {
+	__s32 create_err;
+	__u32 flags;		/* CBPF_JIT_TEST_IMAGE_DIRECT */
+	__u32 jited;
+	__u32 nr_data;
 };
 
 _Static_assert(sizeof(struct cbpf_jit_test_skb) == 48, "test_cbpf_jit skb ABI");
