@@ -38,6 +38,7 @@
 
 #include "check-record.h"
 #include "net-core-sysctl.h"
+#include "rng.h"
 #include "test_cbpf_jit.h"
 
 #define BATCH	256
@@ -56,27 +57,8 @@ struct outcome {
 	uint32_t ret[NDATA];
 };
 
-static uint64_t rng_state, seed;
-
-static uint64_t rnd64(void)
-{
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? (uint32_t)(rnd64() % n) : 0;
-}
-
-static int pct(unsigned int p)
-{
-	return below(100) < p;
-}
+static struct rng rng;
+static uint64_t seed;
 
 /* Constants that also appear in the data, so that jumps go both ways. */
 static const uint32_t pool[] = {
@@ -86,11 +68,11 @@ static const uint32_t pool[] = {
 
 static uint32_t some_k(void)
 {
-	if (pct(60))
-		return pool[below(sizeof(pool) / sizeof(pool[0]))];
-	if (pct(50))
-		return below(512);
-	return (uint32_t)rnd64();
+	if (rnd_pct(&rng, 60))
+		return pool[rnd_below(&rng, sizeof(pool) / sizeof(pool[0]))];
+	if (rnd_pct(&rng, 50))
+		return rnd_below(&rng, 512);
+	return (uint32_t)rnd64(&rng);
 }
 
 /* seccomp's return values: every action, random data */
@@ -102,9 +84,9 @@ static uint32_t some_ret(void)
 		SECCOMP_RET_LOG, SECCOMP_RET_ALLOW,
 	};
 
-	if (pct(10))
-		return (uint32_t)rnd64();
-	return actions[below(8)] | (pct(50) ? below(0x10000) : 0);
+	if (rnd_pct(&rng, 10))
+		return (uint32_t)rnd64(&rng);
+	return actions[rnd_below(&rng, 8)] | (rnd_pct(&rng, 50) ? rnd_below(&rng, 0x10000) : 0);
 }
 
 static void gen(struct prog *p)
@@ -114,81 +96,81 @@ static void gen(struct prog *p)
 	static const uint16_t jmp_ops[] = { BPF_JEQ, BPF_JGE, BPF_JGT, BPF_JSET };
 	unsigned int len, i, stored = 0;
 
-	if (pct(75))
-		len = 2 + below(30);
-	else if (pct(80))
-		len = 32 + below(200);
+	if (rnd_pct(&rng, 75))
+		len = 2 + rnd_below(&rng, 30);
+	else if (rnd_pct(&rng, 80))
+		len = 32 + rnd_below(&rng, 200);
 	else
-		len = 232 + below(MAXLEN - 232);
+		len = 232 + rnd_below(&rng, MAXLEN - 232);
 	for (i = 0; i + 1 < len; i++) {
 		struct sock_filter *f = &p->insns[i];
-		unsigned int left = len - i - 2, c = below(100);
+		unsigned int left = len - i - 2, c = rnd_below(&rng, 100);
 
 		*f = (struct sock_filter){ 0 };
 		/* most real filters start with a load of nr or arch */
-		if (i == 0 && pct(70))
+		if (i == 0 && rnd_pct(&rng, 70))
 			c = 0;
 		if (c < 30) {
 			f->code = BPF_LD | BPF_W | BPF_ABS;
 			/* now and then misaligned or past the end: refused */
-			f->k = pct(1) ? below(80) : 4 * below(16);
+			f->k = rnd_pct(&rng, 1) ? rnd_below(&rng, 80) : 4 * rnd_below(&rng, 16);
 		} else if (c < 55) {
-			f->code = BPF_JMP | jmp_ops[below(4)] | (pct(25) ? BPF_X : BPF_K);
-			f->jt = (uint8_t)below(left < 255 ? left + 1 : 256);
-			f->jf = (uint8_t)below(left < 255 ? left + 1 : 256);
+			f->code = BPF_JMP | jmp_ops[rnd_below(&rng, 4)] | (rnd_pct(&rng, 25) ? BPF_X : BPF_K);
+			f->jt = (uint8_t)rnd_below(&rng, left < 255 ? left + 1 : 256);
+			f->jf = (uint8_t)rnd_below(&rng, left < 255 ? left + 1 : 256);
 			f->k = some_k();
 		} else if (c < 60) {
 			f->code = BPF_JMP | BPF_JA;
-			f->k = below(left + 1);
+			f->k = rnd_below(&rng, left + 1);
 		} else if (c < 75) {
-			if (pct(5)) {
+			if (rnd_pct(&rng, 5)) {
 				f->code = BPF_ALU | BPF_NEG;
 			} else {
-				f->code = BPF_ALU | alu_ops[below(9)] | (pct(30) ? BPF_X : BPF_K);
+				f->code = BPF_ALU | alu_ops[rnd_below(&rng, 9)] | (rnd_pct(&rng, 30) ? BPF_X : BPF_K);
 				f->k = some_k();
 				/* shifts of 32 or more, division by 0: refused */
-				if ((BPF_OP(f->code) == BPF_LSH || BPF_OP(f->code) == BPF_RSH) && pct(97))
+				if ((BPF_OP(f->code) == BPF_LSH || BPF_OP(f->code) == BPF_RSH) && rnd_pct(&rng, 97))
 					f->k &= 31;
-				if (BPF_OP(f->code) == BPF_DIV && !f->k && pct(97))
+				if (BPF_OP(f->code) == BPF_DIV && !f->k && rnd_pct(&rng, 97))
 					f->k = 3;
 			}
 		} else if (c < 80) {
-			f->code = (pct(50) ? BPF_LD : BPF_LDX) | BPF_IMM;
+			f->code = (rnd_pct(&rng, 50) ? BPF_LD : BPF_LDX) | BPF_IMM;
 			f->k = some_k();
 		} else if (c < 83) {
-			f->code = (pct(50) ? BPF_LD : BPF_LDX) | BPF_W | BPF_LEN;
+			f->code = (rnd_pct(&rng, 50) ? BPF_LD : BPF_LDX) | BPF_W | BPF_LEN;
 		} else if (c < 87) {
-			f->code = BPF_MISC | (pct(50) ? BPF_TAX : BPF_TXA);
+			f->code = BPF_MISC | (rnd_pct(&rng, 50) ? BPF_TAX : BPF_TXA);
 		} else if (c < 95) {
 			/* stores, and loads of slots stored on every path before */
-			f->k = below(16);
-			if (!(stored & (1u << f->k)) || pct(40)) {
-				f->code = pct(50) ? BPF_ST : BPF_STX;
+			f->k = rnd_below(&rng, 16);
+			if (!(stored & (1u << f->k)) || rnd_pct(&rng, 40)) {
+				f->code = rnd_pct(&rng, 50) ? BPF_ST : BPF_STX;
 				/* a store at the top is on every path */
 				if (i == 0 || !stored)
 					stored |= 1u << f->k;
 			} else {
-				f->code = (pct(50) ? BPF_LD : BPF_LDX) | BPF_MEM;
+				f->code = (rnd_pct(&rng, 50) ? BPF_LD : BPF_LDX) | BPF_MEM;
 			}
 		} else {
-			f->code = BPF_RET | (pct(70) ? BPF_K : BPF_A);
+			f->code = BPF_RET | (rnd_pct(&rng, 70) ? BPF_K : BPF_A);
 			f->k = some_ret();
 		}
 	}
 	/* returning A makes more results depend on the data */
-	p->insns[len - 1] = (struct sock_filter){ .code = BPF_RET | (pct(50) ? BPF_K : BPF_A),
+	p->insns[len - 1] = (struct sock_filter){ .code = BPF_RET | (rnd_pct(&rng, 50) ? BPF_K : BPF_A),
 						  .k = some_ret() };
 	p->len = len;
 	for (i = 0; i < NDATA; i++) {
 		struct seccomp_data *d = &p->data[i];
 		unsigned int a;
 
-		d->nr = pct(70) ? (int)some_k() : (int)below(460);
-		d->arch = pct(80) ? AUDIT_ARCH_X86_64 : pct(50) ? AUDIT_ARCH_I386 : (uint32_t)rnd64();
-		d->instruction_pointer = rnd64();
+		d->nr = rnd_pct(&rng, 70) ? (int)some_k() : (int)rnd_below(&rng, 460);
+		d->arch = rnd_pct(&rng, 80) ? AUDIT_ARCH_X86_64 : rnd_pct(&rng, 50) ? AUDIT_ARCH_I386 : (uint32_t)rnd64(&rng);
+		d->instruction_pointer = rnd64(&rng);
 		for (a = 0; a < 6; a++)
-			d->args[a] = pct(40) ? some_k() : pct(20) ? (uint64_t)some_k() << 32 | some_k()
-								 : rnd64();
+			d->args[a] = rnd_pct(&rng, 40) ? some_k() : rnd_pct(&rng, 20) ? (uint64_t)some_k() << 32 | some_k()
+								 : rnd64(&rng);
 	}
 }
 
@@ -344,7 +326,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	rng_state = seed;
+	rng.s = seed;
 	run_fd = open(CBPF_JIT_TEST_RUN_FILE, O_RDWR);
 	if (run_fd < 0 || sysctl_read("bpf_jit_classic", saved_switch, sizeof(saved_switch)) ||
 	    sysctl_read("bpf_jit_harden", saved_harden, sizeof(saved_harden))) {

@@ -5,35 +5,7 @@
 #include <linux/filter.h>
 #include "skbmodel.h"
 
-struct rng {
-	u64 s;
-};
-
-static inline u64 rnd64(struct rng *r)
-{
-	/* splitmix64 */
-	u64 z = (r->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static inline u32 rnd32(struct rng *r)
-{
-	return (u32)(rnd64(r) >> 32);
-}
-
-/* uniform in [0, n), n > 0 */
-static inline u32 rnd_below(struct rng *r, u32 n)
-{
-	return (u32)(((rnd64(r) >> 32) * (u64)n) >> 32);
-}
-
-static inline bool rnd_pct(struct rng *r, u32 pct)
-{
-	return rnd_below(r, 100) < pct;
-}
+#include "rng.h"
 
 #define GEN_STD_ONLY 1u   /* no ancillary loads, no offsets >= 2^31 (libpcap) */
 #define GEN_LOAD_HEAVY 2u /* long, mostly packet loads: converted size > s16 */
