@@ -678,32 +678,30 @@ int main(int argc, char **argv)
 	for (g = 0; g <= ngroup; g++) {
 		/* the corpus groups, then lib/test_bpf (net only) */
 		const struct gm *gn = g < ngroup ? &gg_net[g] : &g_tb_du;
+		char gw[48];
 
 		fprintf(j, "%s\n      {\"group\": \"%s\", \"programs\": %d, \"net_geomean\": ",
 			g ? "," : "", g < ngroup ? gname[g] : "test_bpf", gn->n);
 		jnum(j, gm_val(gn));
 		fprintf(j, ", \"net_max\": ");
 		jnum(j, gn->n ? gn->max : NAN);
-		fprintf(j, ", \"net_max_at\": \"%s\"", gm_where(w1, sizeof(w1), gn));
+		fprintf(j, ", \"net_max_at\": \"%s\"", gm_where(gw, sizeof(gw), gn));
 		if (g < ngroup) {
 			fprintf(j, ", \"bytes_geomean\": ");
 			jnum(j, gm_val(&gg_img[g]));
 			fprintf(j, ", \"bytes_max\": ");
 			jnum(j, gg_img[g].n ? gg_img[g].max : NAN);
 			fprintf(j, ", \"bytes_max_at\": \"%s\", \"compile_geomean\": ",
-				gm_where(w2, sizeof(w2), &gg_img[g]));
+				gm_where(gw, sizeof(gw), &gg_img[g]));
 			jnum(j, gm_val(&gg_cmp[g]));
 			fprintf(j, ", \"compile_max\": ");
 			jnum(j, gg_cmp[g].n ? gg_cmp[g].max : NAN);
 			fprintf(j, ", \"compile_max_at\": \"%s\"",
-				gm_where(w3, sizeof(w3), &gg_cmp[g]));
+				gm_where(gw, sizeof(gw), &gg_cmp[g]));
 		}
 		fputs("}", j);
 	}
 	fprintf(j, "\n    ],\n");
-	gm_where(w1, sizeof(w1), &g_all_net);
-	gm_where(w2, sizeof(w2), &g_img);
-	gm_where(w3, sizeof(w3), &g_cmp);
 	fprintf(j, "    \"nonpositive_net_excluded\": %d,\n", g_net_du.bad + g_net_di.bad);
 	fprintf(j, "    \"random_results_not_compared\": %d,\n", nrandom);
 	fprintf(j, "    \"result_mismatches_between_modes\": %d,\n", mism);
@@ -931,22 +929,22 @@ int main(int argc, char **argv)
 		const struct gm *gn = g < ngroup ? &gg_net[g] : &g_tb_du;
 		const struct gm *gi = g < ngroup ? &gg_img[g] : NULL;
 		const struct gm *gc = g < ngroup ? &gg_cmp[g] : NULL;
-		char c1[128], c2[128], c3[128], m1[128], m2[128], m3[128];
+		char c1[128], c2[128], c3[128], m1[128], m2[128], m3[128], gw[3][48];
 
 		snprintf(c1, sizeof(c1), "%s (%s, %s)", fmtd(b1, gm_val(gn), 3),
-			 fmtd(b2, gn->n ? gn->max : NAN, 3), gm_where(w1, sizeof(w1), gn));
-		snprintf(m1, sizeof(m1), "%s (%s)", fmtd(b2, gn->n ? gn->max : NAN, 3), w1);
+			 fmtd(b2, gn->n ? gn->max : NAN, 3), gm_where(gw[0], sizeof(gw[0]), gn));
+		snprintf(m1, sizeof(m1), "%s (%s)", fmtd(b2, gn->n ? gn->max : NAN, 3), gw[0]);
 		snprintf(c2, sizeof(c2), "-");
 		snprintf(c3, sizeof(c3), "-");
 		snprintf(m2, sizeof(m2), "-");
 		snprintf(m3, sizeof(m3), "-");
 		if (gi) {
 			snprintf(c2, sizeof(c2), "%s (%s, %s)", fmtd(b1, gm_val(gi), 3),
-				 fmtd(b2, gi->n ? gi->max : NAN, 3), gm_where(w2, sizeof(w2), gi));
-			snprintf(m2, sizeof(m2), "%s (%s)", fmtd(b2, gi->n ? gi->max : NAN, 3), w2);
+				 fmtd(b2, gi->n ? gi->max : NAN, 3), gm_where(gw[1], sizeof(gw[1]), gi));
+			snprintf(m2, sizeof(m2), "%s (%s)", fmtd(b2, gi->n ? gi->max : NAN, 3), gw[1]);
 			snprintf(c3, sizeof(c3), "%s (%s, %s)", fmtd(b1, gm_val(gc), 3),
-				 fmtd(b2, gc->n ? gc->max : NAN, 3), gm_where(w3, sizeof(w3), gc));
-			snprintf(m3, sizeof(m3), "%s (%s)", fmtd(b2, gc->n ? gc->max : NAN, 3), w3);
+				 fmtd(b2, gc->n ? gc->max : NAN, 3), gm_where(gw[2], sizeof(gw[2]), gc));
+			snprintf(m3, sizeof(m3), "%s (%s)", fmtd(b2, gc->n ? gc->max : NAN, 3), gw[2]);
 		}
 		fprintf(t, "  %-9s %4d  %-28s %-28s %s\n", g < ngroup ? gname[g] : "test_bpf",
 			gn->n, c1, c2, c3);
@@ -954,9 +952,6 @@ int main(int argc, char **argv)
 			g < ngroup ? gname[g] : "test_bpf", gn->n, fmtd(b1, gm_val(gn), 3), m1,
 			gi ? fmtd(b3, gm_val(gi), 3) : "-", m2, gc ? fmtd(b4, gm_val(gc), 3) : "-", m3);
 	}
-	gm_where(w1, sizeof(w1), &g_all_net);
-	gm_where(w2, sizeof(w2), &g_img);
-	gm_where(w3, sizeof(w3), &g_cmp);
 	if (nrandom)
 		fprintf(t, "  %d program(s) return random values by design (ld rand): results not "
 			"compared between modes\n", nrandom);
