@@ -190,9 +190,10 @@ $(KSRC)/.git/HEAD:
 	      "rebase the series: README.md, 'Debian published a new linux-source-6.1'"; exit 1; }; done
 
 # Commits on top of "base" in the developers' tree -> patches/ (and back).
+# --abbrev=9: the index lines do not depend on how many objects the tree has.
 patches-export:
 	@rm -f patches/*.patch
-	@cd $(KSRC) && git format-patch -q --no-numbered --zero-commit --no-signature -o ../../patches base..HEAD
+	@cd $(KSRC) && git format-patch -q --no-numbered --zero-commit --no-signature --abbrev=9 -o ../../patches base..HEAD
 	@cd patches && ls *.patch > series 2>/dev/null || : > series
 	@echo "patches/: $$(grep -c . patches/series) patches"
 
