@@ -182,18 +182,29 @@ static int run(const struct prog *p, struct outcome *o)
 {
 	struct cbpf_jit_test_seccomp_req *h = (void *)req;
 	size_t pl = p->len * sizeof(struct sock_filter), n;
-	uint8_t res[sizeof(struct cbpf_jit_test_seccomp_result) + 4 * NDATA];
-	const struct cbpf_jit_test_seccomp_result *r = (const void *)res;
+	struct {
+		struct cbpf_jit_test_seccomp_result r;
+		struct cbpf_jit_test_run run[NDATA];
+	} res;
+	ssize_t got;
+	int i;
 
-	*h = (struct cbpf_jit_test_seccomp_req){ CBPF_JIT_TEST_SECCOMP_MAGIC, p->len, NDATA, 0 };
+	/* One run of each seccomp_data: the results, not their timing. */
+	*h = (struct cbpf_jit_test_seccomp_req){ CBPF_JIT_TEST_SECCOMP_MAGIC, p->len, NDATA, 1 };
 	memcpy(req + sizeof(*h), p->insns, pl);
 	memcpy(req + sizeof(*h) + pl, p->data, sizeof(p->data));
 	n = sizeof(*h) + pl + sizeof(p->data);
-	if (write(run_fd, req, n) != (ssize_t)n || read(run_fd, res, sizeof(res)) != (ssize_t)sizeof(res))
+	if (write(run_fd, req, n) != (ssize_t)n)
 		return -1;
-	o->create_err = r->create_err;
-	o->flags = r->flags;
-	memcpy(o->ret, res + sizeof(*r), sizeof(o->ret));
+	got = read(run_fd, &res, sizeof(res));
+	/* a refused program has no runs */
+	if (got != (ssize_t)(res.r.create_err ? sizeof(res.r) : sizeof(res)))
+		return -1;
+	o->create_err = res.r.create_err;
+	o->flags = res.r.flags;
+	memset(o->ret, 0, sizeof(o->ret));
+	for (i = 0; !o->create_err && i < NDATA; i++)
+		o->ret[i] = res.run[i].ret;
 	return 0;
 }
 

@@ -80,15 +80,16 @@ struct cbpf_jit_test_sock_result {
 
 /*
  * The third: a classic program as seccomp attaches it (seccomp's checks and
- * rewrite, bpf_prog_create_from_user()), run once over each of nr_data
- * struct seccomp_data that follow it. Result: struct
- * cbpf_jit_test_seccomp_result, then nr_data __u32 return values.
+ * rewrite, bpf_prog_create_from_user()), run iterations times (timed, as
+ * above) over each of nr_data struct seccomp_data that follow it. Result:
+ * struct cbpf_jit_test_seccomp_result, then, when create_err is 0, nr_data
+ * struct cbpf_jit_test_run.
  */
 #define CBPF_JIT_TEST_SECCOMP_MAGIC	0x43424a43u	/* "CJBC" */
 #define CBPF_JIT_TEST_MAX_DATA		256
 
 struct cbpf_jit_test_seccomp_req {
-	__u32 magic, prog_len, nr_data, reserved;
+	__u32 magic, prog_len, nr_data, iterations;
 };
 
 struct cbpf_jit_test_seccomp_result {
@@ -96,10 +97,13 @@ struct cbpf_jit_test_seccomp_result {
 	__u32 flags;		/* CBPF_JIT_TEST_IMAGE_DIRECT */
 	__u32 jited;
 	__u32 nr_data;
+	__u32 jited_len, reserved;
+	__u64 compile_ns;	/* bpf_prog_create_from_user() */
 };
 
 _Static_assert(sizeof(struct cbpf_jit_test_skb) == 48, "test_cbpf_jit skb ABI");
 _Static_assert(sizeof(struct cbpf_jit_test_sock_result) == 24, "test_cbpf_jit sock ABI");
 _Static_assert(sizeof(struct cbpf_jit_test_result) == 32, "test_cbpf_jit result ABI");
+_Static_assert(sizeof(struct cbpf_jit_test_seccomp_result) == 32, "test_cbpf_jit seccomp ABI");
 
 #endif
