@@ -3,7 +3,7 @@
  * Emitter unit tests: bytes checked by disassembling them with objdump and
  * comparing with hand-written assembly (AT&T, objdump spelling) derived
  * from the machine model documented at the top of the generator (A = eax,
- * X = ecx, skb = rdi, data = r8, headlen = r9d, M[] in esi/r10d/stack),
+ * X = ecx, skb = rdi, data = rsi, headlen = r9d, M[] in r8d/r10d/stack),
  * not from the emitter's tables; shortest jumps in one sizing pass on
  * adversarial chains; 4096-insn programs; the sizing bound; blinding.
  */
@@ -184,9 +184,9 @@ static void test_asm(void)
 		{ "ld ifindex", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(IFINDEX)), RA }, 2, 0, 0,
 		  want_buf[6] },
 		{ "st M[0] (reg)", { I(BPF_ST, 0, 0, 0), I(BPF_LD | BPF_MEM, 0, 0, 0), RA }, 3, 0, 0,
-		  "mov %eax,%esi" },
+		  "mov %eax,%r8d" },
 		{ "ld M[0] (reg)", { I(BPF_ST, 0, 0, 0), I(BPF_LD | BPF_MEM, 0, 0, 0), RA }, 3, 1, 0,
-		  "mov %esi,%eax" },
+		  "mov %r8d,%eax" },
 		{ "jeq k jt/jf", { I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 5), RA, RA }, 3, 0, 0,
 		  "cmp $0x5,%eax; jne T" },
 		{ "jgt k jt", { I(BPF_JMP | BPF_JGT | BPF_K, 1, 0, 0x1000), RA, RA }, 3, 0, 0,
@@ -202,9 +202,9 @@ static void test_asm(void)
 		{ "ret a, sls", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 6, "ret; int3" },
 		{ "ret a, rethunk", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 5, "jmp T" },
 		{ "ld [12] w, one load: slow path in line", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 12), RA }, 2, 0, 0,
-		  "cmp $0x10,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; mov 0xc(%r8),%eax; bswap %eax" },
+		  "cmp $0x10,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; mov 0xc(%rsi),%eax; bswap %eax" },
 		{ "ldb [x+3], one load: slow path in line", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
-		  "lea 0x3(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; mov %rsp,%rbp; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl (%r8,%rdx,1),%eax" },
+		  "lea 0x3(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; mov %rsp,%rbp; mov %edx,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl (%rsi,%rdx,1),%eax" },
 		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 2,
 		  (u32)-1, 0, want_buf[7] },
 		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
@@ -238,19 +238,19 @@ static void test_asm(void)
 		  2, 0, "xor %eax,%eax; ret" },
 		{ "two h loads: shared slow path", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 3, 0,
-		  "xor %eax,%eax; ret; lea 0x8(%rsp),%rbp; push %rdi; push %r8; push %r9; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; pop %r9; pop %r8; pop %rdi; test %rax,%rax; jns T; add $0x8,%rsp; pop %rbp; jmp T; ret" },
+		  "xor %eax,%eax; ret; lea 0x8(%rsp),%rbp; push %rdi; push %rsi; push %r9; mov %edx,%ecx; mov %r9d,%edx; call T; pop %r9; pop %rsi; pop %rdi; test %rax,%rax; jns T; add $0x8,%rsp; pop %rbp; jmp T; ret" },
 		{ "two h loads: in-line call (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 1, 0,
-		  "cmp $0x10,%r9d; jae T; push %rbp; mov $0xe,%edx; call T; pop %rbp; jmp T; movzwl 0xe(%r8),%eax; ror $0x8,%ax" },
+		  "cmp $0x10,%r9d; jae T; push %rbp; mov $0xe,%edx; call T; pop %rbp; jmp T; movzwl 0xe(%rsi),%eax; ror $0x8,%ax" },
 		{ "two ldb [x+k]: in-line call", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3),
 		  I(BPF_LD | BPF_B | BPF_IND, 0, 0, 5), RA }, 4, 2, 0,
-		  "lea 0x5(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; call T; pop %rbp; jmp T; movzbl (%r8,%rdx,1),%eax" },
+		  "lea 0x5(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; call T; pop %rbp; jmp T; movzbl (%rsi,%rdx,1),%eax" },
 		{ "two msh (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
 		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 6, 0,
-		  "xor %eax,%eax; leave; ret; push %rdi; push %r8; push %r9; push %rax; push %r11; mov %edx,%ecx; mov %r8,%rsi; mov %r9d,%edx; call T; mov %rax,%rdx; pop %r11; pop %rax; pop %r9; pop %r8; pop %rdi; test %rdx,%rdx; jns T; add $0x8,%rsp; jmp T; mov %edx,%ecx; and $0xf,%ecx; shl $0x2,%ecx; ret" },
+		  "xor %eax,%eax; leave; ret; push %rdi; push %rsi; push %r9; push %rax; push %r11; mov %edx,%ecx; mov %r9d,%edx; call T; mov %rax,%rdx; pop %r11; pop %rax; pop %r9; pop %rsi; pop %rdi; test %rdx,%rdx; jns T; add $0x8,%rsp; jmp T; mov %edx,%ecx; and $0xf,%ecx; shl $0x2,%ecx; ret" },
 		{ "two msh: in-line call (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
 		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 3, 0,
-		  "cmp $0xf,%r9d; jae T; mov $0xe,%edx; call T; jmp T; movzbl 0xe(%r8),%ecx; and $0xf,%ecx; shl $0x2,%ecx" },
+		  "cmp $0xf,%r9d; jae T; mov $0xe,%edx; call T; jmp T; movzbl 0xe(%rsi),%ecx; and $0xf,%ecx; shl $0x2,%ecx" },
 		{ "bhb exit (call-site frame)", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 2, 4,
 		  "push %rbp; mov %rsp,%rbp; push %rax; push %rcx; call T; pop %rcx; pop %rax; pop %rbp; ret" },
 	};
@@ -260,7 +260,7 @@ static void test_asm(void)
 		 "mov 0x%lx(%%rdi),%%rdx; test %%rdx,%%rdx; je T; mov 0x%lx(%%rdx),%%eax", off_dev,
 		 off_ifx);
 	snprintf(want_buf[7], sizeof(want_buf[7]),
-		 "xor %%ecx,%%ecx; mov 0x%lx(%%rdi),%%r8; mov 0x%lx(%%rdi),%%r9d; sub 0x%lx(%%rdi),%%r9d",
+		 "xor %%ecx,%%ecx; mov 0x%lx(%%rdi),%%rsi; mov 0x%lx(%%rdi),%%r9d; sub 0x%lx(%%rdi),%%r9d",
 		 off_data, off_len, off_dlen);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_asm_case(&cases[i]);
