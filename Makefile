@@ -72,7 +72,7 @@ SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' linux-source-6.1)
 SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/detect-accel image/boot-check \
 	image/user-files debian/apply-patches debian/bin/gencontrol tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
 	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
-	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh \
+	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh tests/bench/systemd-syscall-groups \
 	tests/kernel-quick/*.sh .ci/run
 CHECK_TIMEOUT ?= 2400
 # The debug kernel runs the suite several times slower.

@@ -18,9 +18,13 @@
  *   cbpf-bench count
  *	On the host: count the records of a pcap file on stdin.
  *
- * FILTERS: one filter a line, "ID N code,jt,jf,k code,jt,jf,k ..." (numbers in
- * C notation, decimal or 0x hex),
- * made on the host from `tcpdump -dd -y EN10MB` by run-bench.
+ * FILTERS: one filter a line, "ID N VIEW code,jt,jf,k code,jt,jf,k ..."
+ * (numbers in C notation, decimal or 0x hex), made on the host by run-bench
+ * (tcpdump -dd, programs.txt, seccomp-profiles).  A filter of VIEW seccomp
+ * is a seccomp filter: it runs over its own syscall mix, the lines
+ * "sd ID nr arch instruction_pointer arg0 ... arg5" that follow it, through
+ * test_cbpf_jit's seccomp request (built as seccomp builds it); the packet
+ * mix is not used.
  *
  * RESULTS (text, one record a line, all numbers decimal):
  *   meta KEY VALUE
@@ -48,6 +52,7 @@
 #define MAX_LEN 16384
 #define MAX_INSNS 4096
 #define MAX_FILTERS 512
+#define MAX_SD 64
 #define SYSCTL "/proc/sys/net/core/"
 
 #include "test_cbpf_jit.h"
@@ -536,11 +541,19 @@ static int count_pcap(void)
 
 /* ---- the guest runner ---------------------------------------------- */
 
+struct sd {
+	int32_t nr;
+	uint32_t arch;
+	uint64_t ip, args[6];
+};
+
 struct filt {
 	int id;
 	int len;
 	int view;	/* enum view */
 	struct sf *insns;
+	int nsd;	/* VIEW_SECCOMP: the syscall mix */
+	struct sd sd[MAX_SD];
 };
 
 /*
@@ -552,10 +565,11 @@ struct filt {
  *          into skb metadata (vlan_present, vlan_tci) and the data has
  *          none (AF_PACKET sockets, fanout, cls_bpf on ingress);
  * net      live, with the data at the network header, the Ethernet
- *          header in the headroom (xt_bpf in an iptables chain).
+ *          header in the headroom (xt_bpf in an iptables chain);
+ * seccomp  no frames: a seccomp filter over its struct seccomp_data.
  */
-enum view { VIEW_OFFLINE, VIEW_LIVE, VIEW_NET };
-static const char *const view_names[] = { "offline", "live", "net" };
+enum view { VIEW_OFFLINE, VIEW_LIVE, VIEW_NET, VIEW_SECCOMP };
+static const char *const view_names[] = { "offline", "live", "net", "seccomp" };
 
 static struct filt filts[MAX_FILTERS];
 static int nfilts;
@@ -579,13 +593,35 @@ static void read_filters(const char *path)
 		int i, n, id, used, vi;
 		char view[16];
 
+		if (!strncmp(p, "sd ", 3)) {
+			struct filt *fl = &filts[nfilts - 1];
+			struct sd *d = &fl->sd[fl->nsd];
+			unsigned long long v[10];
+			char *e;
+
+			/* ID nr arch instruction_pointer args[6] */
+			for (i = 0, p += 3; i < 10; i++, p = e) {
+				v[i] = strtoull(p, &e, 0);
+				if (e == p)
+					break;
+			}
+			if (i < 10 || fl->view != VIEW_SECCOMP ||
+			    fl->nsd == MAX_SD || v[0] != (unsigned int)fl->id)
+				die("%s: bad sd line: %.60s", path, line);
+			d->nr = (int32_t)v[1];
+			d->arch = (uint32_t)v[2];
+			d->ip = v[3];
+			memcpy(d->args, v + 4, sizeof(d->args));
+			fl->nsd++;
+			continue;
+		}
 		if (sscanf(p, "%d %d %15s%n", &id, &n, view, &used) != 3)
 			continue;
 		if (n < 1 || n > MAX_INSNS || nfilts == MAX_FILTERS || id < 1)
 			die("%s: bad filter line", path);
-		for (vi = 0; vi <= VIEW_NET && strcmp(view, view_names[vi]); vi++)
+		for (vi = 0; vi <= VIEW_SECCOMP && strcmp(view, view_names[vi]); vi++)
 			;
-		if (vi > VIEW_NET)
+		if (vi > VIEW_SECCOMP)
 			die("%s: filter %d: unknown view %s", path, id, view);
 		p += used;
 		filts[nfilts].id = id;
@@ -644,15 +680,8 @@ static long read_stat(const char *key)
 static uint8_t *reqbuf;
 static size_t reqcap;
 
-static size_t build_req(const struct filt *fl, uint32_t iterations)
+static void reserve(size_t need)
 {
-	size_t need = sizeof(struct cbpf_jit_test_req) + fl->len * sizeof(struct sf);
-	struct cbpf_jit_test_req *h;
-	size_t pos;
-	int i;
-
-	for (i = 0; i < npkts; i++)
-		need += sizeof(struct cbpf_jit_test_skb) + ((pkts[i].len + 7) & ~7u);
 	if (need > reqcap) {
 		reqcap = need;
 		reqbuf = realloc(reqbuf, reqcap);
@@ -660,6 +689,43 @@ static size_t build_req(const struct filt *fl, uint32_t iterations)
 			die("out of memory");
 	}
 	memset(reqbuf, 0, need);
+}
+
+/* A seccomp filter's request: the program, then its seccomp_data. */
+static size_t build_seccomp_req(const struct filt *fl, uint32_t iterations)
+{
+	struct cbpf_jit_test_seccomp_req *h;
+	size_t pos = sizeof(*h) + fl->len * sizeof(struct sf);
+	int i, j;
+
+	reserve(pos + fl->nsd * 64);
+	h = (struct cbpf_jit_test_seccomp_req *)reqbuf;
+	*h = (struct cbpf_jit_test_seccomp_req){ CBPF_JIT_TEST_SECCOMP_MAGIC,
+						 fl->len, fl->nsd, iterations };
+	memcpy(h + 1, fl->insns, fl->len * sizeof(struct sf));
+	for (i = 0; i < fl->nsd; i++, pos += 64) {
+		/* struct seccomp_data: nr, arch, instruction_pointer, args[6] */
+		memcpy(reqbuf + pos, &fl->sd[i].nr, 4);
+		memcpy(reqbuf + pos + 4, &fl->sd[i].arch, 4);
+		memcpy(reqbuf + pos + 8, &fl->sd[i].ip, 8);
+		for (j = 0; j < 6; j++)
+			memcpy(reqbuf + pos + 16 + 8 * j, &fl->sd[i].args[j], 8);
+	}
+	return pos;
+}
+
+static size_t build_req(const struct filt *fl, uint32_t iterations)
+{
+	size_t need = sizeof(struct cbpf_jit_test_req) + fl->len * sizeof(struct sf);
+	struct cbpf_jit_test_req *h;
+	size_t pos;
+	int i;
+
+	if (fl->view == VIEW_SECCOMP)
+		return build_seccomp_req(fl, iterations);
+	for (i = 0; i < npkts; i++)
+		need += sizeof(struct cbpf_jit_test_skb) + ((pkts[i].len + 7) & ~7u);
+	reserve(need);
 	h = (struct cbpf_jit_test_req *)reqbuf;
 	*h = (struct cbpf_jit_test_req){ CBPF_JIT_TEST_MAGIC, fl->len, npkts, iterations };
 	memcpy(h + 1, fl->insns, fl->len * sizeof(struct sf));
@@ -732,9 +798,11 @@ static void drain(void)
 static int measure(const struct filt *fl, uint32_t iter, int repeat,
 		   struct meas *m)
 {
-	static uint8_t resbuf[sizeof(struct cbpf_jit_test_result) +
+	static uint8_t resbuf[sizeof(struct cbpf_jit_test_seccomp_result) +
 			      MAX_PKTS * sizeof(struct cbpf_jit_test_run)];
 	size_t len = build_req(fl, iter);
+	int seccomp = fl->view == VIEW_SECCOMP;
+	int nruns = seccomp ? fl->nsd : npkts;
 	int r, i, fd;
 
 	memset(m, 0, sizeof(*m));
@@ -743,28 +811,34 @@ static int measure(const struct filt *fl, uint32_t iter, int repeat,
 		die(CBPF_JIT_TEST_RUN_FILE ": %s", strerror(errno));
 	for (r = 0; r < repeat; r++) {
 		const struct cbpf_jit_test_result *h = (const void *)resbuf;
-		const struct cbpf_jit_test_run *run = (const void *)(h + 1);
+		const struct cbpf_jit_test_seccomp_result *hs = (const void *)resbuf;
+		size_t hlen = seccomp ? sizeof(*hs) : sizeof(*h);
+		const struct cbpf_jit_test_run *run = (const void *)(resbuf + hlen);
 		long c0 = read_stat("compiled"), c1;
+		uint64_t compile_ns;
+		uint32_t nr;
 		ssize_t n;
 
 		if (write(fd, reqbuf, len) != (ssize_t)len)
 			die("filter %d: write: %s", fl->id, strerror(errno));
 		c1 = read_stat("compiled");
 		n = read(fd, resbuf, sizeof(resbuf));
-		if (n < (ssize_t)sizeof(*h))
+		if (n < (ssize_t)hlen)
 			die("filter %d: read: %s", fl->id, strerror(errno));
-		m->err = h->create_err;
-		m->jited = h->jited;
-		m->jited_len = h->jited_len;
+		m->err = seccomp ? hs->create_err : h->create_err;
+		m->jited = seccomp ? hs->jited : h->jited;
+		m->jited_len = seccomp ? hs->jited_len : h->jited_len;
+		compile_ns = seccomp ? hs->compile_ns : h->compile_ns;
+		nr = seccomp ? hs->nr_data : h->nr_skbs;
 		m->compiled = c0 < 0 ? -1 : c1 - c0;
-		if (!r || h->compile_ns < m->compile_ns)
-			m->compile_ns = h->compile_ns;
-		if (h->create_err)
+		if (!r || compile_ns < m->compile_ns)
+			m->compile_ns = compile_ns;
+		if (m->err)
 			break;
-		if (h->nr_skbs != (uint32_t)npkts ||
-		    n != (ssize_t)(sizeof(*h) + npkts * sizeof(*run)))
+		if (nr != (uint32_t)nruns ||
+		    n != (ssize_t)(hlen + nruns * sizeof(*run)))
 			die("filter %d: short result", fl->id);
-		for (i = 0; i < npkts; i++) {
+		for (i = 0; i < nruns; i++) {
 			if (r && run[i].ret != m->ret[i])
 				m->flags |= 2;	/* differs between repeats */
 			m->flags |= run[i].flags & 1;
@@ -848,6 +922,8 @@ static int run(int argc, char **argv)
 		fprintf(out, "mode %s 1\n", mode_names[mode]);
 		for (i = 0; i < nfilts; i++) {
 			int matched = 0;
+			int nruns = filts[i].view == VIEW_SECCOMP ?
+				    filts[i].nsd : npkts;
 
 			if (i % 10 == 0 || i == nfilts - 1) {
 				printf("bench: mode %-8s filter %3d/%d\n",
@@ -855,14 +931,14 @@ static int run(int argc, char **argv)
 				drain();
 			}
 			measure(&filts[i], iter, repeat, &m);
-			for (j = 0; j < npkts; j++)
+			for (j = 0; j < nruns; j++)
 				matched += m.ret[j] != 0;
 			fprintf(out, "f %s %d %d %u %u %llu %ld %u %d %d %u",
 				mode_names[mode], filts[i].id, m.err, m.jited,
 				m.jited_len, (unsigned long long)m.compile_ns,
-				m.compiled, iter, m.err ? 0 : npkts, matched,
+				m.compiled, iter, m.err ? 0 : nruns, matched,
 				m.flags);
-			for (j = 0; !m.err && j < npkts; j++)
+			for (j = 0; !m.err && j < nruns; j++)
 				fprintf(out, " %llu %u",
 					(unsigned long long)m.total[j], m.ret[j]);
 			fputc('\n', out);
