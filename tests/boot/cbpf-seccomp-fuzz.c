@@ -89,6 +89,48 @@ static uint32_t some_ret(void)
 	return actions[rnd_below(&rng, 8)] | (rnd_pct(&rng, 50) ? rnd_below(&rng, 0x10000) : 0);
 }
 
+/*
+ * An allow list as libseccomp writes it, which the direct JIT compiles
+ * as a binary search: "ld [nr]", then a run of "jeq #nr" whose hits go
+ * past the run (to a return), the last one of any shape.  Now and then
+ * a hit lands inside the run or a jf is set, which cuts it short.
+ */
+static void gen_allow_list(struct prog *p, unsigned int s)
+{
+	unsigned int n = 8 + rnd_below(&rng, rnd_pct(&rng, 70) ? 24 : 240), end, i, far, allow;
+	bool seq = rnd_pct(&rng, 50);
+	struct sock_filter *f = p->insns;
+
+	if (n > p->len - 1 - s)
+		n = p->len - 1 - s;
+	end = s + n;
+	f[s - 1] = (struct sock_filter){ .code = BPF_LD | BPF_W | BPF_ABS, .k = rnd_pct(&rng, 80) ? 0 : 16 };
+	/* most hits go to one "ret ALLOW" just past the run, as libseccomp's */
+	allow = end + rnd_below(&rng, p->len - end < 4 ? p->len - end : 4);
+	if (allow < p->len - 1 && rnd_pct(&rng, 50))
+		f[allow] = (struct sock_filter){ .code = BPF_RET | BPF_K, .k = SECCOMP_RET_ALLOW };
+	for (i = s; i < end; i++) {
+		far = p->len - 2 - i < 255 ? p->len - 2 - i : 255;
+		/* seq: consecutive keys, as allowed system call numbers often are */
+		f[i] = (struct sock_filter){ .code = BPF_JMP | BPF_JEQ | BPF_K,
+					     .k = seq ? i - s + rnd_below(&rng, 2) :
+					     rnd_pct(&rng, 50) ? rnd_below(&rng, 64) : some_k() };
+		if (allow - i - 1 <= far && rnd_pct(&rng, 70))
+			f[i].jt = (uint8_t)(allow - i - 1);
+		else if (end - 1 - i <= far && !rnd_pct(&rng, 2))
+			f[i].jt = (uint8_t)(end - 1 - i + rnd_below(&rng, far - (end - 1 - i) + 1));
+		else if (far)
+			f[i].jt = (uint8_t)(1 + rnd_below(&rng, far));
+		if (rnd_pct(&rng, 1))
+			f[i].jf = (uint8_t)rnd_below(&rng, far + 1);
+	}
+	if (rnd_pct(&rng, 50)) {
+		far = p->len - 1 - end < 255 ? p->len - 1 - end : 255;
+		f[end - 1].jt = (uint8_t)rnd_below(&rng, far + 1);
+		f[end - 1].jf = (uint8_t)rnd_below(&rng, far + 1);
+	}
+}
+
 static void gen(struct prog *p)
 {
 	static const uint16_t alu_ops[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_AND,
@@ -161,6 +203,8 @@ static void gen(struct prog *p)
 	p->insns[len - 1] = (struct sock_filter){ .code = BPF_RET | (rnd_pct(&rng, 50) ? BPF_K : BPF_A),
 						  .k = some_ret() };
 	p->len = len;
+	if (len >= 12 && rnd_pct(&rng, 25))
+		gen_allow_list(p, 1 + rnd_below(&rng, len - 11));
 	for (i = 0; i < NDATA; i++) {
 		struct seccomp_data *d = &p->data[i];
 		unsigned int a;

@@ -65,6 +65,24 @@ bool diff_run(const struct sock_filter *p, u32 len, const struct jit_prog *jp, u
 	return ok;
 }
 
+/* Some step of a jeq search tests an interval of several keys */
+static bool jeq_has_range(const struct jit_prog *jp)
+{
+	u32 e, q;
+
+	for (e = 0; jp->ctx.jeq_runs && e < jp->len; e++) {
+		const struct cbpf_jit_jeq *s = &jp->jeq[e];
+		u32 n = s->hi - s->lo;
+
+		if (!s->end || !n)
+			continue;
+		for (q = n > 4 ? s->lo + n / 2 : s->lo; q < (n > 4 ? s->lo + n / 2 + 1 : s->hi); q++)
+			if (jp->jeq[q].key != jp->jeq[q].key_hi)
+				return true;
+	}
+	return false;
+}
+
 int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct jit_prog *jp,
 		 struct diff_stats *st, const char *what)
 {
@@ -113,6 +131,8 @@ int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct ji
 	}
 	CHECK(jp->ctx.passes == 1, "%s: %u sizing passes", what, jp->ctx.passes);
 	st->compiled++;
+	st->searched += jp->ctx.jeq_runs;
+	st->ranges += jeq_has_range(jp);
 	return 0;
 }
 

@@ -189,6 +189,74 @@ static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsi
 	}
 }
 
+/*
+ * A run of "jeq #k" from @s on, as seccomp allow lists have them, which
+ * the generator compiles as a binary search: keys from a small pool
+ * (duplicates, and values A often holds), hits past the run, the last
+ * insn of any shape.  Now and then one insn breaks the run (a hit into
+ * it, a jf), so runs cut short are generated too.  The insn before it
+ * loads A with one of the keys or a packet byte, or is left alone.
+ */
+static void gen_jeq_run(struct rng *r, struct sock_filter *p, u32 s, u32 len)
+{
+	u32 n = 8 + rnd_below(r, rnd_pct(r, 70) ? 24 : 240), i, end, far;
+	u32 pool = rnd_pct(r, 50) ? 16 : 400, base = rnd_imm(r), t[3], tt;
+	bool seq = rnd_pct(r, 50), few = rnd_pct(r, 50);
+
+	if (s < 1 || s + 2 >= len)
+		return;
+	if (n > len - 1 - s)
+		n = len - 1 - s;
+	end = s + n;
+	/* few: hits go to 3 insns past the run, made equal returns at times */
+	for (i = 0; i < 3; i++) {
+		t[i] = end + rnd_below(r, len - end < 16 ? len - end : 16);
+		if (rnd_pct(r, 30) && t[i] < len - 1) {
+			p[t[i]] = (struct sock_filter){ BPF_RET | BPF_K, 0, 0, 0x7fff0000 };
+		}
+	}
+	for (i = s; i < end; i++) {
+		p[i].code = BPF_JMP | BPF_JEQ | BPF_K;
+		/* seq: runs of consecutive keys, as system call numbers are */
+		if (seq)
+			p[i].k = base + (i - s) + (rnd_pct(r, 10) ? rnd_below(r, 3) : 0);
+		else
+			p[i].k = rnd_pct(r, 90) ? rnd_below(r, pool) : rnd_imm(r);
+		p[i].jf = 0;
+		/* land past the run if a jt can reach it, else anywhere ahead */
+		far = len - 2 - i;
+		if (far > 255)
+			far = 255;
+		if (!far)
+			p[i].jt = 0;
+		else if (few && (tt = t[rnd_pct(r, 80) ? 0 : rnd_below(r, 3)]) - i - 1 <= far)
+			p[i].jt = (u8)(tt - i - 1);
+		else if (end - 1 - i <= far && !rnd_pct(r, 2))
+			p[i].jt = (u8)(end - 1 - i + rnd_below(r, far - (end - 1 - i) + 1));
+		else
+			p[i].jt = (u8)(1 + rnd_below(r, far));
+		if (rnd_pct(r, 1))
+			p[i].jf = (u8)rnd_below(r, far + 1);
+	}
+	if (rnd_pct(r, 50)) {	/* the last insn: jf too, or jt == 0 */
+		far = len - 2 - (end - 1) > 255 ? 255 : len - 2 - (end - 1);
+		p[end - 1].jt = (u8)rnd_below(r, far + 1);
+		p[end - 1].jf = (u8)rnd_below(r, far + 1);
+	}
+	switch (rnd_below(r, 3)) {
+	case 0:
+		p[s - 1].code = BPF_LD | BPF_IMM;
+		p[s - 1].k = p[s + rnd_below(r, n)].k + rnd_below(r, 3) - 1;
+		p[s - 1].jt = p[s - 1].jf = 0;
+		break;
+	case 1:
+		p[s - 1].code = BPF_LD | BPF_B | BPF_ABS;
+		p[s - 1].k = rnd_below(r, 64);
+		p[s - 1].jt = p[s - 1].jf = 0;
+		break;
+	}
+}
+
 u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int flags)
 {
 	u32 v = rnd_below(r, 100), len, pc;
@@ -210,6 +278,9 @@ u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int
 	out[len - 1].code = BPF_RET | (rnd_pct(r, 70) ? BPF_A : BPF_K);
 	out[len - 1].jt = out[len - 1].jf = 0;
 	out[len - 1].k = rnd_imm(r);
+	if (!(flags & GEN_LOAD_HEAVY) && len > 10 && rnd_pct(r, 15))
+		for (v = 1 + rnd_below(r, 3); v--;)
+			gen_jeq_run(r, out, 1 + rnd_below(r, len - 10), len);
 	gen_fix_mem(out, len);
 	if (ref_check_classic(out, len))
 		abort();

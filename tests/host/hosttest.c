@@ -139,7 +139,7 @@ static void test_corpus_diff(const struct corpus_prog *c, u32 nc, u64 seed)
 #define POOL 384
 
 struct worker_result {
-	unsigned long passed, failed, execs, programs, compiled, declined_agree,
+	unsigned long passed, failed, execs, programs, compiled, searched, ranges, declined_agree,
 		declined_conservative, pcap;
 	double secs, cpu;
 };
@@ -321,6 +321,8 @@ static void fuzz_worker(u64 seed, double min_time, double max_time, unsigned lon
 	res->execs = st.execs;
 	res->programs = st.programs;
 	res->compiled = st.compiled;
+	res->searched = st.searched;
+	res->ranges = st.ranges;
 	res->declined_agree = st.declined_conv_agree;
 	res->declined_conservative = st.declined_conservative;
 	res->pcap = st.pcap_checks;
@@ -383,6 +385,8 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 		tot.execs += one.execs;
 		tot.programs += one.programs;
 		tot.compiled += one.compiled;
+		tot.searched += one.searched;
+		tot.ranges += one.ranges;
 		tot.declined_agree += one.declined_agree;
 		tot.declined_conservative += one.declined_conservative;
 		tot.pcap += one.pcap;
@@ -391,12 +395,20 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 	t = now() - t0;
 	n_passed += tot.passed;
 	n_failed += tot.failed;
-	printf("differential fuzzing: %lu programs (%lu images, %lu declined as the conversion "
-	       "would, %lu declined conservatively), %lu executions in %.1f s = %.0f exec/s "
-	       "(%.0f exec per CPU-second, %.1f CPU-s), %lu libpcap cross-checks, %lu failures\n",
-	       tot.programs, tot.compiled, tot.declined_agree, tot.declined_conservative, tot.execs,
+	printf("differential fuzzing: %lu programs (%lu images, %lu with a jeq search, %lu of them "
+	       "with key intervals, %lu declined as the conversion would, %lu declined "
+	       "conservatively), %lu executions in %.1f s = "
+	       "%.0f exec/s (%.0f exec per CPU-second, %.1f CPU-s), %lu libpcap cross-checks, "
+	       "%lu failures\n",
+	       tot.programs, tot.compiled, tot.searched, tot.ranges, tot.declined_agree,
+	       tot.declined_conservative, tot.execs,
 	       t, tot.execs / t, tot.cpu > 0 ? tot.execs / tot.cpu : 0.0, tot.cpu, tot.pcap,
 	       tot.failed);
+	/* the generator's jeq runs (gen_jeq_run()) must reach the search */
+	CHECK(tot.compiled < 1000 || (tot.searched * 50 >= tot.compiled &&
+				       tot.ranges * 200 >= tot.compiled),
+	      "only %lu of %lu images have a jeq search, %lu with key intervals", tot.searched,
+	      tot.compiled, tot.ranges);
 	if (tot.execs < min_execs && tot.cpu > 0) {
 		/* starved by other load: judge by CPU time, as on 2 free cores */
 		double projected = tot.execs / tot.cpu * max_time * jobs;

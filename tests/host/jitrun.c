@@ -128,7 +128,8 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 	memset(p, 0, sizeof(*p));
 	p->len = len;
 	p->addrs = calloc(len + 1, sizeof(u32));
-	if (!p->addrs)
+	p->jeq = calloc(len, sizeof(*p->jeq));
+	if (!p->addrs || !p->jeq)
 		abort();
 	c->env = (o && (o->bhb || o->rethunk || o->sls || o->endbr || o->ibhf ||
 			o->be_bitfields)) ? &host_env_hard : &host_env_plain;
@@ -159,6 +160,7 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 	c->blind_seed = o ? o->blind_seed : 0;
 	c->bhb_barrier = o && (o->bhb || o->unpriv);
 	c->addrs = p->addrs;
+	c->jeq = p->jeq;
 
 	p->verdict = cbpf_jit_analyse(c);
 	if (p->verdict != CBPF_JIT_OK)
@@ -201,6 +203,7 @@ void jit_free(struct jit_prog *p)
 		munmap(p->image, p->map_len);
 	free(p->rw);
 	free(p->addrs);
+	free(p->jeq);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -25,6 +25,7 @@ struct jit_prog {
 	u8 *rw;                        /* RW copy the generator wrote */
 	size_t map_len;
 	u32 *addrs;                    /* len + 1 */
+	struct cbpf_jit_jeq *jeq;      /* len */
 	u32 len;
 	struct cbpf_jit_ctx ctx;
 };

@@ -325,6 +325,58 @@ static u32 jump_bytes(s32 d, bool cond)
 	return d >= -128 && d <= 127 ? 2 : cond ? 6 : 5;
 }
 
+static u32 cmp_bytes(u32 k)
+{
+	return !k ? 2 : (s32)k >= -128 && (s32)k <= 127 ? 3 : 5;
+}
+
+/* Bytes of the test of interval q of a run (emit_jeq_test()) */
+static u32 jeq_test_bytes(const struct sock_filter *p, const struct cbpf_jit_jeq *j, u32 q)
+{
+	u32 lo = p[j[q].key].k, hi = p[j[q].key_hi].k;
+
+	if (lo == hi)
+		return cmp_bytes(lo);
+	if (!lo)
+		return cmp_bytes(hi);
+	return (cmp_bytes(-lo) == 3 ? 3 : 6) + (cmp_bytes(hi - lo) == 3 ? 3 : 6);
+}
+
+/*
+ * Shortest size of the search step at insn i of a run of jeq #k: a node
+ * tests its middle interval ("cmp; je hit; jb left" for one key, else
+ * "cmp lo; jb left; cmp hi; jbe hit"), a leaf tests each interval and
+ * jumps to its target, then to the run's miss target unless that is
+ * where the leaf ends.
+ */
+static u32 jeq_step_bytes(const struct sock_filter *p, const struct jit_prog *jp, u32 i)
+{
+	const struct cbpf_jit_jeq *j = jp->jeq, *s = &j[i];
+	u32 *a = jp->addrs, end = a[i + 1], n = s->hi - s->lo, q, pos, miss, hit, lo, hi, jb;
+
+	if (!n)
+		return 0;
+	if (n > 4) {
+		q = s->lo + n / 2;
+		hit = a[j[q].key + 1 + p[j[q].key].jt];
+		lo = p[j[q].key].k;
+		hi = p[j[q].key_hi].k;
+		if (lo == hi) {
+			jb = jump_bytes((s32)(a[s->left] - end), true);
+			return cmp_bytes(lo) + jb + jump_bytes((s32)(hit - (end - jb)), true);
+		}
+		pos = end - jump_bytes((s32)(hit - end), true) - cmp_bytes(hi);
+		return end - pos + cmp_bytes(lo) + jump_bytes((s32)(a[s->left] - pos), true);
+	}
+	miss = a[s->end + p[s->end - 1].jf];
+	pos = miss == end ? end : end - jump_bytes((s32)(miss - end), false);
+	for (q = n; q-- > 0;) {
+		hit = a[j[s->lo + q].key + 1 + p[j[s->lo + q].key].jt];
+		pos -= jeq_test_bytes(p, j, s->lo + q) + jump_bytes((s32)(hit - pos), true);
+	}
+	return end - pos;
+}
+
 /*
  * Every jump of a chain compiled without blinding has its shortest
  * encoding, checked from the insn addresses alone: a jump insn is its
@@ -347,9 +399,11 @@ static u32 check_shortest(const struct sock_filter *p, u32 len, const char *what
 		u32 *a = jp.addrs, end = a[i + 1], want;
 		bool ja = f->code == (BPF_JMP | BPF_JA);
 
-		if (BPF_CLASS(f->code) != BPF_JMP || (ja ? !f->k : !f->jt && !f->jf))
+		if (jp.ctx.jeq_runs && jp.jeq[i].end) {
+			want = jeq_step_bytes(p, &jp, i);
+		} else if (BPF_CLASS(f->code) != BPF_JMP || (ja ? !f->k : !f->jt && !f->jf)) {
 			continue;
-		if (ja || f->jt == f->jf) {	/* one jmp, no compare */
+		} else if (ja || f->jt == f->jf) {	/* one jmp, no compare */
 			want = jump_bytes((s32)(a[i + 1 + (ja ? f->k : f->jt)] - end), false);
 		} else if (!f->jf) {
 			want = (f->k ? 3 : 2) + jump_bytes((s32)(a[i + 1 + f->jt] - end), true);
@@ -374,14 +428,15 @@ static u32 check_shortest(const struct sock_filter *p, u32 len, const char *what
  * rel8 boundary (127 bytes) in turn.  An iterative sizer needed up to n
  * passes here; the one backward pass must give every jump its shortest
  * encoding.  Shapes: conditional (jt only), conditional with both
- * targets, unconditional JA, and interleaved.
+ * targets, unconditional JA, interleaved, and a run of jeq #k (from 8
+ * insns on a binary search, whose steps jump forward too).
  */
 static void test_jump_sizes(void)
 {
 	static struct sock_filter p[BPF_MAXINSNS];
 	u32 n, g, shape, nj = 0, nd = 0, nc = 0, passes, size;
 
-	for (shape = 0; shape < 4; shape++)
+	for (shape = 0; shape < 5; shape++)
 		for (n = 1; n <= 40; n += (n < 8 ? 1 : 3))
 			for (g = 0; g <= 72; g++) {
 				u32 len = 0, i;
@@ -412,8 +467,11 @@ static void test_jump_sizes(void)
 					if (shape == 2)
 						p[len++] = (struct sock_filter)I(BPF_JMP | BPF_JA, 0, 0,
 							t - pc - 1 - ((i & 1) && t - pc > 1));
-					else
+					else if (shape == 4)	/* a run of jeq #k: a search */
 						p[len++] = (struct sock_filter)I(BPF_JMP | BPF_JEQ | BPF_K,
+							(u8)(t - pc - 1), 0, i);
+					else	/* jgt: no run, a compare per insn */
+						p[len++] = (struct sock_filter)I(BPF_JMP | BPF_JGT | BPF_K,
 							(u8)(t - pc - 1), (u8)(shape ? (t - pc - 1) - ((i & 1) && t - pc > 1) : 0), i);
 				}
 				for (i = 0; i < g; i++) /* 2-, 3- and 5-byte fillers */
