@@ -73,10 +73,12 @@ static bool jeq_has_range(const struct jit_prog *jp)
 	for (e = 0; jp->ctx.jeq_runs && e < jp->len; e++) {
 		const struct cbpf_jit_jeq *s = &jp->jeq[e];
 		u32 n = s->hi - s->lo;
+		/* a node tests its middle interval, a leaf all of its own */
+		u32 lo = n > 4 ? s->lo + n / 2 : s->lo, hi = n > 4 ? lo + 1 : s->hi;
 
-		if (!s->end || !n)
+		if (!s->end)
 			continue;
-		for (q = n > 4 ? s->lo + n / 2 : s->lo; q < (n > 4 ? s->lo + n / 2 + 1 : s->hi); q++)
+		for (q = lo; q < hi; q++)
 			if (jp->jeq[q].key != jp->jeq[q].key_hi)
 				return true;
 	}

@@ -191,9 +191,10 @@ static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsi
 
 /*
  * A run of "jeq #k" from @s on, as seccomp allow lists have them, which
- * the generator compiles as a binary search: keys from a small pool
- * (duplicates, and values A often holds), hits past the run, the last
- * insn of any shape.  Now and then one insn breaks the run (a hit into
+ * the generator compiles as a binary search: consecutive keys (seq) or
+ * keys from a small pool (duplicates, and values A often holds), hits
+ * past the run, to one of three insns (few: intervals of keys with one
+ * target, or with equal returns), the last insn of any shape.  Now and then one insn breaks the run (a hit into
  * it, a jf), so runs cut short are generated too.  The insn before it
  * loads A with one of the keys or a packet byte, or is left alone.
  */
@@ -211,9 +212,8 @@ static void gen_jeq_run(struct rng *r, struct sock_filter *p, u32 s, u32 len)
 	/* few: hits go to 3 insns past the run, made equal returns at times */
 	for (i = 0; i < 3; i++) {
 		t[i] = end + rnd_below(r, len - end < 16 ? len - end : 16);
-		if (rnd_pct(r, 30) && t[i] < len - 1) {
+		if (rnd_pct(r, 30) && t[i] < len - 1)
 			p[t[i]] = (struct sock_filter){ BPF_RET | BPF_K, 0, 0, 0x7fff0000 };
-		}
 	}
 	for (i = s; i < end; i++) {
 		p[i].code = BPF_JMP | BPF_JEQ | BPF_K;
