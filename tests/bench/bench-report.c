@@ -489,7 +489,7 @@ int main(int argc, char **argv)
 	struct gm gg_net[MAXG] = { 0 }, gg_img[MAXG] = { 0 }, gg_cmp[MAXG] = { 0 };
 	struct gm gg_di[MAXG] = { 0 };
 	int mism = 0, offmis = 0, fallback = 0, nrandom = 0, opt, id, m, g, i;
-	double tb_tot[NM] = { 0 };
+	double tb_tot[NM] = { 0 }, rmin, rmax;
 	int tb_n = 0;
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32], b9[32];
 	FILE *j, *t, *md, *dat, *gp, *sum;
@@ -1125,6 +1125,8 @@ int main(int argc, char **argv)
 	 * the corpus groups and then lib/test_bpf (per run)
 	 */
 	dat = xopen(outdir, "bench-ratio.dat");
+	rmin = INFINITY;
+	rmax = 0;
 	for (g = 0; g <= ngroup; g++) {
 		int x = 0;
 
@@ -1132,14 +1134,22 @@ int main(int argc, char **argv)
 		for (id = 1; g < ngroup && id <= nfilt; id++) {
 			double v = net(r, 2, id) / net(r, 1, id);
 
-			if (fgroup[id] == g && v > 0)
+			if (fgroup[id] == g && v > 0) {
 				fprintf(dat, "%d %d %.4f\n", ++x, id, v);
+				rmin = fmin(rmin, v);
+				rmax = fmax(rmax, v);
+			}
 		}
 		for (id = 0; g == ngroup && id < MAXT; id++) {
 			const struct tres *u = &r->t[1][id], *d = &r->t[2][id];
 
-			if (u->have && d->have && u->nsub && u->nsub == d->nsub && tb_sum(u) > 0)
-				fprintf(dat, "%d %d %.4f\n", ++x, id, tb_sum(d) / tb_sum(u));
+			if (u->have && d->have && u->nsub && u->nsub == d->nsub && tb_sum(u) > 0) {
+				double v = tb_sum(d) / tb_sum(u);
+
+				fprintf(dat, "%d %d %.4f\n", ++x, id, v);
+				rmin = fmin(rmin, v);
+				rmax = fmax(rmax, v);
+			}
 		}
 		fputs(x ? "\n\n" : "0 0 NaN\n\n\n", dat);
 	}
@@ -1157,9 +1167,11 @@ int main(int argc, char **argv)
 		"     '' using 1:3 title 'upstream cBPF->eBPF->JIT' pt 5 ps 0.6, \\\n"
 		"     '' using 1:4 title 'direct cBPF JIT' pt 9 ps 0.7\n"
 		"unset key\nset xtics autofreq\nset autoscale x\nset offsets 0.5,0.5,0,0\n"
-		"set yrange [0.05:4]\n"
+		"set yrange [%g:%g]\n"
 		"set ylabel 'net direct / upstream (log)'\nset xlabel 'program in group'\n",
-		outdir, nfilt, r->npkts, unit, accel, unit, nfilt + 1, outdir);
+		outdir, nfilt, r->npkts, unit, accel, unit, nfilt + 1, outdir,
+		/* every ratio inside the panels, 0.05 to 4 at least */
+		fmin(0.05, rmin / 1.5), fmax(4, rmax * 1.5));
 	for (g = 0; g <= ngroup; g++)
 		fprintf(gp, "set origin %.4f,0\nset size %.4f,0.5\nset title '%s'\n"
 			"plot '%s/bench-ratio.dat' index %d using 1:3 pt 7 ps 0.6 lc 3, "
