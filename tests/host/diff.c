@@ -62,7 +62,23 @@ bool diff_run(const struct sock_filter *p, u32 len, const struct jit_prog *jp, u
 		ok = false;
 		host_misaligned_calls = 0;
 	}
+	if (host_abi_violations) { /* a callee-saved register not restored */
+		ok = false;
+		host_abi_violations = 0;
+	}
 	return ok;
+}
+
+/* Some LD IND is compiled as LD ABS: X is known there (compiled_insn()) */
+static bool has_known_x_load(const struct jit_prog *jp, const struct sock_filter *p)
+{
+	u32 i;
+
+	for (i = jp->ctx.x_from; i < jp->len; i++)
+		if (BPF_CLASS(p[i].code) == BPF_LD && BPF_MODE(p[i].code) == BPF_IND &&
+		    jp->ctx.x_val + p[i].k < (u32)SKF_AD_OFF)
+			return true;
+	return false;
 }
 
 /* Some step of a jeq search tests an interval of several keys */
@@ -135,6 +151,8 @@ int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct ji
 	st->compiled++;
 	st->searched += jp->ctx.jeq_runs;
 	st->ranges += jeq_has_range(jp);
+	st->callee_saved += jp->ctx.callee_saved;
+	st->known_x += has_known_x_load(jp, p);
 	return 0;
 }
 

@@ -13,7 +13,7 @@ extern const unsigned int n_variants;
 extern const char *save_dir;
 
 struct diff_stats {
-	unsigned long execs, programs, compiled, searched, ranges, declined_conv_agree,
+	unsigned long execs, programs, compiled, searched, ranges, callee_saved, known_x, declined_conv_agree,
 		declined_conservative, pcap_checks, saved;
 };
 

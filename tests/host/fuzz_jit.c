@@ -183,7 +183,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			model_be_bitfields = false;
 			host_rnd_reset(tc.rnd_seed);
 			g = jit_run(&jp, s, p);
-			if (e != g || host_misaligned_calls)
+			if (e != g || host_misaligned_calls || host_abi_violations)
 				abort();
 			/* one exit; the thunk also serves shared slow paths */
 			if ((host_bhb_calls - bhb0 != (o[m].bhb ? 1u : 0u)) ||

@@ -257,6 +257,37 @@ static void gen_jeq_run(struct rng *r, struct sock_filter *p, u32 s, u32 len)
 	}
 }
 
+/*
+ * Helper calls (ancillary calls, loads at negative offsets) between other
+ * insns before the first jump: twice or more, and the generator keeps
+ * skb, data, headlen and X in callee-saved registers.
+ */
+static void gen_call_prefix(struct rng *r, struct sock_filter *p, u32 len)
+{
+	static const u32 calls[] = { SKF_AD_PAY_OFFSET, SKF_AD_NLATTR, SKF_AD_NLATTR_NEST,
+				     SKF_AD_RANDOM, SKF_AD_CPU };
+	u32 n = 2 + rnd_below(r, 8), i;
+
+	if (n > len - 1)
+		n = len - 1;
+	for (i = 0; i < n; i++) {
+		struct sock_filter *f = &p[i];
+		u32 v = rnd_below(r, 4);
+
+		if (v == 0) {
+			*f = (struct sock_filter){ BPF_LD | BPF_ABS | rnd_size(r), 0, 0,
+						   (u32)SKF_AD_OFF + calls[rnd_below(r, 5)] };
+		} else if (v == 1) {
+			f->code = rnd_pct(r, 80) ? BPF_LD | BPF_ABS | rnd_size(r) :
+						   BPF_LDX | BPF_MSH | BPF_B;
+			f->k = (rnd_pct(r, 50) ? (u32)SKF_NET_OFF : (u32)SKF_LL_OFF) +
+			       rnd_below(r, 80);
+		} else if (BPF_CLASS(f->code) == BPF_JMP || BPF_CLASS(f->code) == BPF_RET) {
+			*f = (struct sock_filter){ BPF_LDX | BPF_IMM, 0, 0, rnd_below(r, 48) };
+		}
+	}
+}
+
 u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int flags)
 {
 	u32 v = rnd_below(r, 100), len, pc;
@@ -281,6 +312,8 @@ u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int
 	if (!(flags & GEN_LOAD_HEAVY) && len > 10 && rnd_pct(r, 15))
 		for (v = 1 + rnd_below(r, 3); v--;)
 			gen_jeq_run(r, out, 1 + rnd_below(r, len - 10), len);
+	if (!(flags & (GEN_STD_ONLY | GEN_LOAD_HEAVY)) && len > 2 && rnd_pct(r, 8))
+		gen_call_prefix(r, out, len);
 	gen_fix_mem(out, len);
 	if (ref_check_classic(out, len))
 		abort();

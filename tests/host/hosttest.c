@@ -139,7 +139,8 @@ static void test_corpus_diff(const struct corpus_prog *c, u32 nc, u64 seed)
 #define POOL 384
 
 struct worker_result {
-	unsigned long passed, failed, execs, programs, compiled, searched, ranges, declined_agree,
+	unsigned long passed, failed, execs, programs, compiled, searched, ranges, callee_saved, known_x,
+		declined_agree,
 		declined_conservative, pcap;
 	double secs, cpu;
 };
@@ -323,6 +324,8 @@ static void fuzz_worker(u64 seed, double min_time, double max_time, unsigned lon
 	res->compiled = st.compiled;
 	res->searched = st.searched;
 	res->ranges = st.ranges;
+	res->callee_saved = st.callee_saved;
+	res->known_x = st.known_x;
 	res->declined_agree = st.declined_conv_agree;
 	res->declined_conservative = st.declined_conservative;
 	res->pcap = st.pcap_checks;
@@ -387,6 +390,8 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 		tot.compiled += one.compiled;
 		tot.searched += one.searched;
 		tot.ranges += one.ranges;
+		tot.callee_saved += one.callee_saved;
+		tot.known_x += one.known_x;
 		tot.declined_agree += one.declined_agree;
 		tot.declined_conservative += one.declined_conservative;
 		tot.pcap += one.pcap;
@@ -396,11 +401,12 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 	n_passed += tot.passed;
 	n_failed += tot.failed;
 	printf("differential fuzzing: %lu programs (%lu images, %lu with a jeq search, %lu of them "
-	       "with key intervals, %lu declined as the conversion would, %lu declined "
-	       "conservatively), %lu executions in %.1f s = "
+	       "with key intervals, %lu with callee-saved registers, %lu with ld [x + k] of a "
+	       "known X, %lu declined as the conversion would, %lu declined conservatively), %lu executions in %.1f s = "
 	       "%.0f exec/s (%.0f exec per CPU-second, %.1f CPU-s), %lu libpcap cross-checks, "
 	       "%lu failures\n",
-	       tot.programs, tot.compiled, tot.searched, tot.ranges, tot.declined_agree,
+	       tot.programs, tot.compiled, tot.searched, tot.ranges, tot.callee_saved, tot.known_x,
+	       tot.declined_agree,
 	       tot.declined_conservative, tot.execs,
 	       t, tot.execs / t, tot.cpu > 0 ? tot.execs / tot.cpu : 0.0, tot.cpu, tot.pcap,
 	       tot.failed);
@@ -409,6 +415,11 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 				       tot.ranges * 200 >= tot.compiled),
 	      "only %lu of %lu images have a jeq search, %lu with key intervals", tot.searched,
 	      tot.compiled, tot.ranges);
+	/* nor the helper calls of gen_call_prefix() the callee-saved registers */
+	CHECK(tot.compiled < 1000 || (tot.callee_saved * 100 >= tot.compiled &&
+				       tot.known_x * 100 >= tot.compiled),
+	      "only %lu of %lu images keep skb and X in callee-saved registers, %lu load at a "
+	      "known X", tot.callee_saved, tot.compiled, tot.known_x);
 	if (tot.execs < min_execs && tot.cpu > 0) {
 		/* starved by other load: judge by CPU time, as on 2 free cores */
 		double projected = tot.execs / tot.cpu * max_time * jobs;

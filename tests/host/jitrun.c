@@ -207,10 +207,73 @@ void jit_free(struct jit_prog *p)
 	memset(p, 0, sizeof(*p));
 }
 
+unsigned long host_abi_violations;
+
+/*
+ * jit_call_checked(skb, insns, f, &bad): f(skb, insns) with canaries in
+ * the callee-saved registers rbx, r12-r15 and rbp, and rsp recorded;
+ * *bad = 1 if the image returned with any of them changed (the SysV and
+ * kernel calling conventions the image is called under).
+ */
+u32 jit_call_checked(const void *skb, const void *insns, jit_fn f, u32 *bad);
+__asm__(".text\n"
+    ".type jit_call_checked, @function\n"
+    "jit_call_checked:\n"
+    "	push %rbp\n"
+    "	mov %rsp, %rbp\n"
+    "	push %rbx\n"
+    "	push %r12\n"
+    "	push %r13\n"
+    "	push %r14\n"
+    "	push %r15\n"
+    "	push %rcx\n"
+    "	movabs $0x5b5b5b5b5b5b5b01, %rbx\n"
+    "	movabs $0x5b5b5b5b5b5b5b02, %r12\n"
+    "	movabs $0x5b5b5b5b5b5b5b03, %r13\n"
+    "	movabs $0x5b5b5b5b5b5b5b04, %r14\n"
+    "	movabs $0x5b5b5b5b5b5b5b05, %r15\n"
+    "	call *%rdx\n"
+    "	xor %ecx, %ecx\n"
+    "	movabs $0x5b5b5b5b5b5b5b01, %rdx\n"
+    "	cmp %rdx, %rbx\n"
+    "	setne %cl\n"
+    "	movabs $0x5b5b5b5b5b5b5b02, %rdx\n"
+    "	cmp %rdx, %r12\n"
+    "	setne %dl\n"
+    "	or %dl, %cl\n"
+    "	movabs $0x5b5b5b5b5b5b5b03, %rdx\n"
+    "	cmp %rdx, %r13\n"
+    "	setne %dl\n"
+    "	or %dl, %cl\n"
+    "	movabs $0x5b5b5b5b5b5b5b04, %rdx\n"
+    "	cmp %rdx, %r14\n"
+    "	setne %dl\n"
+    "	or %dl, %cl\n"
+    "	movabs $0x5b5b5b5b5b5b5b05, %rdx\n"
+    "	cmp %rdx, %r15\n"
+    "	setne %dl\n"
+    "	or %dl, %cl\n"
+    "	lea -48(%rbp), %rdx\n"
+    "	cmp %rdx, %rsp\n"
+    "	setne %dl\n"
+    "	or %dl, %cl\n"
+    "	pop %rdx\n"
+    "	movzbl %cl, %ecx\n"
+    "	mov %ecx, (%rdx)\n"
+    "	pop %r15\n"
+    "	pop %r14\n"
+    "	pop %r13\n"
+    "	pop %r12\n"
+    "	pop %rbx\n"
+    "	pop %rbp\n"
+    "	ret\n"
+    ".size jit_call_checked, .-jit_call_checked\n");
+
 u32 jit_run(const struct jit_prog *p, const struct model_skb *skb,
 	    const struct sock_filter *insns)
 {
 	jit_fn f;
+	u32 bad = 0, ret;
 
 	if (!host_gs_set) {
 		if (syscall(SYS_arch_prctl, ARCH_SET_GS, &host_gs)) {
@@ -221,5 +284,7 @@ u32 jit_run(const struct jit_prog *p, const struct model_skb *skb,
 	}
 	host_gs.cpu_number = host_cpu_value;
 	memcpy(&f, &p->image, sizeof(f));
-	return f(skb, insns);
+	ret = jit_call_checked(skb, insns, f, &bad);
+	host_abi_violations += bad;
+	return ret;
 }

@@ -41,4 +41,6 @@ u32 jit_run(const struct jit_prog *p, const struct model_skb *skb,
 	    const struct sock_filter *insns);
 const char *jit_verdict_name(enum cbpf_jit_verdict v);
 extern struct cbpf_jit_env host_env_plain, host_env_hard;
+/* runs that returned with a callee-saved register or rsp changed */
+extern unsigned long host_abi_violations;
 #endif

@@ -128,6 +128,8 @@ static void test_asm(void)
 	const long off_ifx = (long)offsetof(struct model_dev, ifindex);
 	const struct sock_filter RA = I(BPF_RET | BPF_A, 0, 0, 0);
 	const struct sock_filter X0 = I(BPF_LDX | BPF_IMM, 0, 0, 9); /* makes X live */
+	/* X unknown to the JIT (not a lone "ldx #k"): ld [x + k] stays indirect */
+	const struct sock_filter XL = I(BPF_LDX | BPF_W | BPF_LEN, 0, 0, 0);
 	struct asm_case cases[] = {
 		{ "add k imm8", { I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 5), RA }, 2, 0, 0,
 		  "add $0x5,%eax" },
@@ -203,9 +205,9 @@ static void test_asm(void)
 		{ "ret a, rethunk", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 5, "jmp T" },
 		{ "ld [12] w, one load: slow path in line", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 12), RA }, 2, 0, 0,
 		  "cmp $0x10,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; mov 0xc(%rsi),%eax; bswap %eax" },
-		{ "ldb [x+3], one load: slow path in line", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
+		{ "ldb [x+3], one load: slow path in line", { XL, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
 		  "lea 0x3(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; mov %rsp,%rbp; mov %edx,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl (%rsi,%rdx,1),%eax" },
-		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 2,
+		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), XL, RA }, 3,
 		  (u32)-1, 0, want_buf[7] },
 		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
 		/* seccomp's rewritten LD|W|ABS: a u32 of struct seccomp_data */
@@ -242,7 +244,7 @@ static void test_asm(void)
 		{ "two h loads: in-line call (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 1, 0,
 		  "cmp $0x10,%r9d; jae T; push %rbp; mov $0xe,%edx; call T; pop %rbp; jmp T; movzwl 0xe(%rsi),%eax; ror $0x8,%ax" },
-		{ "two ldb [x+k]: in-line call", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3),
+		{ "two ldb [x+k]: in-line call", { XL, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3),
 		  I(BPF_LD | BPF_B | BPF_IND, 0, 0, 5), RA }, 4, 2, 0,
 		  "lea 0x5(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; call T; pop %rbp; jmp T; movzbl (%rsi,%rdx,1),%eax" },
 		{ "two msh (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
@@ -251,6 +253,22 @@ static void test_asm(void)
 		{ "two msh: in-line call (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
 		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 3, 0,
 		  "cmp $0xf,%r9d; jae T; mov $0xe,%edx; call T; jmp T; movzbl 0xe(%rsi),%ecx; and $0xf,%ecx; shl $0x2,%ecx" },
+		/* X known ("ldx #9" before any jump): ld [x + 3] is ld [12] */
+		{ "ldb [x+3], X known: ldb [12]", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
+		  "cmp $0xd,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl 0xc(%rsi),%eax" },
+		/* Two calls on every run: skb in rbx, X in r15, pushed once. */
+		{ "prologue (callee-saved)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)),
+		  I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)), RA }, 3, (u32)-1, 0,
+		  "push %rbp; mov %rsp,%rbp; push %rbx; push %r15; mov %rdi,%rbx; xor %eax,%eax; xor %r15d,%r15d" },
+		{ "anc call (callee-saved)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)),
+		  I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)), RA }, 3, 1, 0,
+		  "mov %eax,%esi; mov %r15d,%edx; mov %rbx,%rdi; call T" },
+		{ "ret a (callee-saved)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)),
+		  I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)), RA }, 3, 2, 0,
+		  "pop %r15; pop %rbx; pop %rbp; ret" },
+		{ "ldb [-0x200000] (callee-saved)", { I(BPF_LD | BPF_B | BPF_ABS, 0, 0, SKF_LL_OFF),
+		  I(BPF_LD | BPF_B | BPF_ABS, 0, 0, SKF_LL_OFF), RA }, 3, 1, 0,
+		  "mov $0xffe00000,%ecx; mov %r13d,%edx; mov %rbx,%rdi; mov %r14,%rsi; call T; test %rax,%rax; js T" },
 		{ "bhb exit (call-site frame)", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 2, 4,
 		  "push %rbp; mov %rsp,%rbp; push %rax; push %rcx; call T; pop %rcx; pop %rax; pop %rbp; ret" },
 	};
