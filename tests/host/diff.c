@@ -74,9 +74,9 @@ static bool has_known_x_load(const struct jit_prog *jp, const struct sock_filter
 {
 	u32 i;
 
-	for (i = jp->ctx.x_from; i < jp->len; i++)
+	for (i = 0; i < jp->ctx.x_end; i++)
 		if (BPF_CLASS(p[i].code) == BPF_LD && BPF_MODE(p[i].code) == BPF_IND &&
-		    jp->ctx.x_val + p[i].k < (u32)SKF_AD_OFF)
+		    (i >= jp->ctx.x_from ? jp->ctx.x_val : 0) + p[i].k < (u32)SKF_AD_OFF)
 			return true;
 	return false;
 }

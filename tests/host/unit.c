@@ -207,7 +207,8 @@ static void test_asm(void)
 		  "cmp $0x10,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; mov 0xc(%rsi),%eax; bswap %eax" },
 		{ "ldb [x+3], one load: slow path in line", { XL, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
 		  "lea 0x3(%rcx),%edx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jbe T; push %rbp; mov %rsp,%rbp; mov %edx,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl (%rsi,%rdx,1),%eax" },
-		{ "prologue (packet loads, X)", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), XL, RA }, 3,
+		{ "prologue (packet loads, X)", { I(BPF_MISC | BPF_TXA, 0, 0, 0),
+		  I(BPF_LD | BPF_B | BPF_ABS, 0, 0, 3), RA }, 3,
 		  (u32)-1, 0, want_buf[7] },
 		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
 		/* seccomp's rewritten LD|W|ABS: a u32 of struct seccomp_data */
@@ -253,7 +254,14 @@ static void test_asm(void)
 		{ "two msh: in-line call (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
 		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 3, 0,
 		  "cmp $0xf,%r9d; jae T; mov $0xe,%edx; call T; jmp T; movzbl 0xe(%rsi),%ecx; and $0xf,%ecx; shl $0x2,%ecx" },
-		/* X known ("ldx #9" before any jump): ld [x + 3] is ld [12] */
+		/* ld ifindex first: no device returns A == 0 through ret0, not zeroed first */
+		{ "prologue (ld ifindex first)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(IFINDEX)), RA }, 2,
+		  (u32)-1, 0, "" },
+		{ "tail (ld ifindex first): ret0", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(IFINDEX)), RA }, 2,
+		  2, 0, "xor %eax,%eax; ret" },
+		/* X known ("ldx #9" before any jump, or 0 before any write) */
+		{ "ldb [x+3], X not written yet: ldb [3]", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), XL, RA }, 3,
+		  0, 0, "cmp $0x4,%r9d; jae T; push %rbp; mov %rsp,%rbp; push %rdi; push %r11; mov $0x3,%ecx; mov %r9d,%edx; call T; pop %r11; pop %rdi; pop %rbp; test %rax,%rax; js T; jmp T; movzbl 0x3(%rsi),%eax" },
 		{ "ldb [x+3], X known: ldb [12]", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
 		  "cmp $0xd,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl 0xc(%rsi),%eax" },
 		/* Two calls on every run: skb in rbx, X in r15, pushed once. */
