@@ -13,8 +13,8 @@ extern const unsigned int n_variants;
 extern const char *save_dir;
 
 struct diff_stats {
-	unsigned long execs, programs, compiled, searched, ranges, callee_saved, known_x, declined_conv_agree,
-		declined_conservative, pcap_checks, saved;
+	unsigned long execs, programs, compiled, searched, ranges, callee_saved, known_x,
+		declined_conv_agree, declined_conservative, pcap_checks, saved;
 };
 
 /* Run one (program, case) on a compiled image; true if equal (results in exp, got) */

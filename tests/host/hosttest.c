@@ -139,9 +139,8 @@ static void test_corpus_diff(const struct corpus_prog *c, u32 nc, u64 seed)
 #define POOL 384
 
 struct worker_result {
-	unsigned long passed, failed, execs, programs, compiled, searched, ranges, callee_saved, known_x,
-		declined_agree,
-		declined_conservative, pcap;
+	unsigned long passed, failed, execs, programs, compiled, searched, ranges, callee_saved,
+		known_x, declined_agree, declined_conservative, pcap;
 	double secs, cpu;
 };
 
@@ -402,12 +401,12 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 	n_failed += tot.failed;
 	printf("differential fuzzing: %lu programs (%lu images, %lu with a jeq search, %lu of them "
 	       "with key intervals, %lu with callee-saved registers, %lu with ld [x + k] of a "
-	       "known X, %lu declined as the conversion would, %lu declined conservatively), %lu executions in %.1f s = "
+	       "known X, %lu declined as the conversion would, %lu declined conservatively), "
+	       "%lu executions in %.1f s = "
 	       "%.0f exec/s (%.0f exec per CPU-second, %.1f CPU-s), %lu libpcap cross-checks, "
 	       "%lu failures\n",
 	       tot.programs, tot.compiled, tot.searched, tot.ranges, tot.callee_saved, tot.known_x,
-	       tot.declined_agree,
-	       tot.declined_conservative, tot.execs,
+	       tot.declined_agree, tot.declined_conservative, tot.execs,
 	       t, tot.execs / t, tot.cpu > 0 ? tot.execs / tot.cpu : 0.0, tot.cpu, tot.pcap,
 	       tot.failed);
 	/* the generator's jeq runs (gen_jeq_run()) must reach the search */

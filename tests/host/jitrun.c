@@ -211,9 +211,9 @@ unsigned long host_abi_violations;
 
 /*
  * jit_call_checked(skb, insns, f, &bad): f(skb, insns) with canaries in
- * the callee-saved registers rbx, r12-r15 and rbp, and rsp recorded;
- * *bad = 1 if the image returned with any of them changed (the SysV and
- * kernel calling conventions the image is called under).
+ * the callee-saved rbx and r12-r15; *bad = 1 if the image returned with
+ * any of them changed, or with rsp and rbp no longer where they were (the
+ * SysV and kernel calling conventions the image is called under).
  */
 u32 jit_call_checked(const void *skb, const void *insns, jit_fn f, u32 *bad);
 __asm__(".text\n"
