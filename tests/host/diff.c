@@ -105,7 +105,7 @@ int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct ji
 		 struct diff_stats *st, const char *what)
 {
 	/* the kernel's extracted conversion decides; our port must agree */
-	int conv = kconv_check(p, (int)len);
+	int conv_len, conv = kconv_check_len(p, (int)len, &conv_len);
 	int rc = jit_compile(p, len, &variants[v].o, jp);
 
 	CHECK(!conv == !ref_convert_check(p, len),
@@ -148,6 +148,11 @@ int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct ji
 		return 0;
 	}
 	CHECK(jp->ctx.passes == 1, "%s: %u sizing passes", what, jp->ctx.passes);
+	/* the charge length the JIT records (kconv is built little-endian) */
+	CHECK(variants[v].o.be_bitfields || jp->ctx.conv_len == (u32)conv_len,
+	      "%s: %u insns: the JIT's conversion length %u, bpf_convert_filter()'s %d; "
+	      "saved %s", what, len, jp->ctx.conv_len, conv_len,
+	      diff_save(p, len, NULL, v, "conversion length differs"));
 	st->compiled++;
 	st->searched += jp->ctx.jeq_runs;
 	st->ranges += jeq_has_range(jp);

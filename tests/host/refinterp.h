@@ -24,4 +24,6 @@ int ref_convert_check(const struct sock_filter *insns, u32 len);
 /* The kernel's own bpf_convert_filter(), extracted from KSRC at build time
  * (kconv_extract.sh), called as bpf_migrate_filter() does: 0 or -EINVAL. */
 int kconv_check(const struct sock_filter *prog, int len);
+/* the same, and the converted program's length in *conv_len */
+int kconv_check_len(const struct sock_filter *prog, int len, int *conv_len);
 #endif
