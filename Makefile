@@ -88,9 +88,10 @@ SOAK_SECONDS ?= 600
 SRC_VERSION_FILE := build/linux-source-6.1.version
 $(shell mkdir -p build; [ "$$(cat $(SRC_VERSION_FILE) 2>/dev/null)" = "$(SRC_VERSION)" ] || \
 	echo "$(SRC_VERSION)" > $(SRC_VERSION_FILE))
-DEB_INPUTS := $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include) \
+# $(wildcard): git lists a tracked file deleted in the work tree (a renamed patch)
+DEB_INPUTS := $(wildcard $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include)) \
 	image/build-debs $(SRC_VERSION_FILE)
-IMAGE_INPUTS := mkosi.conf $(shell git ls-files -co --exclude-standard image mkosi.profiles)
+IMAGE_INPUTS := mkosi.conf $(wildcard $(shell git ls-files -co --exclude-standard image mkosi.profiles))
 
 all: image
 
