@@ -376,14 +376,17 @@ static int run_req(int fd, const u8 *req, size_t len, u8 *res, size_t reslen)
 }
 
 /* Compare two results; returns the first differing skb index, -1 if the
- * creation results differ, -2 if equal. */
+ * creation results differ (the error, or for two JITed programs the length
+ * socket accounting charges: an interpreted one is charged unblinded), -2
+ * if equal. */
 static int res_diff(const u8 *a, const u8 *b)
 {
 	const struct cbpf_jit_test_result *ra = (const void *)a, *rb = (const void *)b;
 	const struct cbpf_jit_test_run *xa = (const void *)(ra + 1), *xb = (const void *)(rb + 1);
 	u32 i;
 
-	if (ra->create_err != rb->create_err || ra->nr_skbs != rb->nr_skbs)
+	if (ra->create_err != rb->create_err || ra->nr_skbs != rb->nr_skbs ||
+	    (!ra->create_err && ra->jited && rb->jited && ra->charge_len != rb->charge_len))
 		return -1;
 	for (i = 0; i < ra->nr_skbs; i++)
 		if (xa[i].ret != xb[i].ret || xa[i].flags != xb[i].flags)
@@ -800,10 +803,12 @@ static void handle_mismatch2(const struct slot *sl, struct sock_filter *p, struc
 	fprintf(f, "# cbpf-jit-fuzz reproducer, seed %" PRIu64 ", %u insns, %s, %s\n", opt_seed,
 		len, unpriv_now ? "compiled WITHOUT CAP_SYS_ADMIN/CAP_BPF (--repro --unpriv)" :
 		"compiled as root", reduced);
-	fprintf(f, "# mode 0 (%s): create_err=%d ret=0x%x; mode 1 (%s): create_err=%d ret=0x%x\n",
+	fprintf(f, "# mode 0 (%s): create_err=%d charge_len=%u ret=0x%x; "
+		"mode 1 (%s): create_err=%d charge_len=%u ret=0x%x\n",
 		have_classic ? "bpf_jit_classic=0" : "bpf_jit_enable=0", r0->create_err,
-		r0->nr_skbs ? x0[0].ret : 0, have_classic ? "bpf_jit_classic=1" : "bpf_jit_enable=1",
-		r1->create_err, r1->nr_skbs ? x1[0].ret : 0);
+		r0->charge_len, r0->nr_skbs ? x0[0].ret : 0,
+		have_classic ? "bpf_jit_classic=1" : "bpf_jit_enable=1",
+		r1->create_err, r1->charge_len, r1->nr_skbs ? x1[0].ret : 0);
 	write_case(f, p, len, &skbs[0]);
 	if (f != stdout) {
 		fclose(f);
@@ -1265,7 +1270,8 @@ int main(int argc, char **argv)
 	printf("\n");
 
 	record("fuzz: results equal in both modes", !create_diff && !ret_diff,
-	       "seed %" PRIu64 ": %lu programs x %u skbs, %lu runs, %lu create mismatches, "
+	       "seed %" PRIu64 ": %lu programs x %u skbs, %lu runs, %lu create (error or charged "
+	       "length) mismatches, "
 	       "%lu return mismatches", opt_seed, progs, opt_skbs, runs, create_diff, ret_diff);
 	if (have_classic) {
 		record("fuzz: direct JIT compiled every program it does not decline", !unbalanced,

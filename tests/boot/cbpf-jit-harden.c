@@ -1268,6 +1268,9 @@ static void check_module_file(void)
 	static const char rcu[] = "/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout";
 	struct sock_filter *big = prog_long(BPF_MAXINSNS);
 	char *req, res[64], old_wd[32] = "", old_rcu[32] = "", first[256] = "";
+	/* the result of one skb */
+	const int want = (int)(sizeof(struct cbpf_jit_test_result) +
+			       sizeof(struct cbpf_jit_test_run));
 	unsigned int iters = 1024;
 	int fd, reads = 0, total = 0, again = 0, eof_fresh, found;
 	size_t sz;
@@ -1294,9 +1297,10 @@ static void check_module_file(void)
 	}
 	free(req);
 	record("test_cbpf_jit: read() honours the file position and ends with EOF",
-	       eof_fresh && reads < 1000 && total == 48 && again == 48,
-	       "fresh file: %s; result of 48 bytes read 7 at a time: %d bytes in %d reads%s, then EOF; after the next write(): %d bytes",
-	       eof_fresh ? "EOF" : "not EOF", total, reads, reads >= 1000 ? " (no EOF)" : "", again);
+	       eof_fresh && reads < 1000 && total == want && again == want,
+	       "fresh file: %s; result of %d bytes read 7 at a time: %d bytes in %d reads%s, then EOF; after the next write(): %d bytes",
+	       eof_fresh ? "EOF" : "not EOF", want, total, reads, reads >= 1000 ? " (no EOF)" : "",
+	       again);
 
 	/* A request that runs for seconds, the watchdogs made impatient:
 	 * soft lockup after 4 s, RCU stall after 5 s.

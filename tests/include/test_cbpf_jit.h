@@ -45,6 +45,8 @@ struct cbpf_jit_test_result {
 	__u64 compile_ns;
 	__u32 image_flags;	/* CBPF_JIT_TEST_IMAGE_* (when jited) */
 	__u32 image_pages;	/* pages the image spans */
+	__u32 charge_len;	/* what socket/seccomp accounting counts */
+	__u32 reserved;
 };
 
 #define CBPF_JIT_TEST_IMAGE_DIRECT	(1u << 0)	/* direct classic JIT */
@@ -103,7 +105,7 @@ struct cbpf_jit_test_seccomp_result {
 
 _Static_assert(sizeof(struct cbpf_jit_test_skb) == 48, "test_cbpf_jit skb ABI");
 _Static_assert(sizeof(struct cbpf_jit_test_sock_result) == 24, "test_cbpf_jit sock ABI");
-_Static_assert(sizeof(struct cbpf_jit_test_result) == 32, "test_cbpf_jit result ABI");
+_Static_assert(sizeof(struct cbpf_jit_test_result) == 40, "test_cbpf_jit result ABI");
 _Static_assert(sizeof(struct cbpf_jit_test_seccomp_result) == 32, "test_cbpf_jit seccomp ABI");
 
 #endif
