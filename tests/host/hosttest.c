@@ -140,7 +140,7 @@ static void test_corpus_diff(const struct corpus_prog *c, u32 nc, u64 seed)
 
 struct worker_result {
 	unsigned long passed, failed, execs, programs, compiled, searched, ranges, callee_saved,
-		known_x, declined_agree, declined_conservative, pcap;
+		known_x, declined_agree, declined_conservative, pcap, frag_hits;
 	double secs, cpu;
 };
 
@@ -325,6 +325,7 @@ static void fuzz_worker(u64 seed, double min_time, double max_time, unsigned lon
 	res->ranges = st.ranges;
 	res->callee_saved = st.callee_saved;
 	res->known_x = st.known_x;
+	res->frag_hits = host_frag_hits;
 	res->declined_agree = st.declined_conv_agree;
 	res->declined_conservative = st.declined_conservative;
 	res->pcap = st.pcap_checks;
@@ -391,6 +392,7 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 		tot.ranges += one.ranges;
 		tot.callee_saved += one.callee_saved;
 		tot.known_x += one.known_x;
+		tot.frag_hits += one.frag_hits;
 		tot.declined_agree += one.declined_agree;
 		tot.declined_conservative += one.declined_conservative;
 		tot.pcap += one.pcap;
@@ -402,11 +404,11 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 	printf("differential fuzzing: %lu programs (%lu images, %lu with a jeq search, %lu of them "
 	       "with key intervals, %lu with callee-saved registers, %lu with ld [x + k] of a "
 	       "known X, %lu declined as the conversion would, %lu declined conservatively), "
-	       "%lu executions in %.1f s = "
+	       "%lu executions (%lu loads read in a first page fragment) in %.1f s = "
 	       "%.0f exec/s (%.0f exec per CPU-second, %.1f CPU-s), %lu libpcap cross-checks, "
 	       "%lu failures\n",
 	       tot.programs, tot.compiled, tot.searched, tot.ranges, tot.callee_saved, tot.known_x,
-	       tot.declined_agree, tot.declined_conservative, tot.execs,
+	       tot.declined_agree, tot.declined_conservative, tot.execs, tot.frag_hits,
 	       t, tot.execs / t, tot.cpu > 0 ? tot.execs / tot.cpu : 0.0, tot.cpu, tot.pcap,
 	       tot.failed);
 	/* the generator's jeq runs (gen_jeq_run()) must reach the search */
@@ -419,6 +421,10 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 				       tot.known_x * 100 >= tot.compiled),
 	      "only %lu of %lu images keep skb and X in callee-saved registers, %lu load at a "
 	      "known X", tot.callee_saved, tot.compiled, tot.known_x);
+	/* nor the paged skbs of gen.c the first fragment's in-place reads */
+	CHECK(tot.execs < 100000 || tot.frag_hits * 1000 >= tot.execs,
+	      "only %lu of %lu executions read a load in a first page fragment", tot.frag_hits,
+	      tot.execs);
 	if (tot.execs < min_execs && tot.cpu > 0) {
 		/* starved by other load: judge by CPU time, as on 2 free cores */
 		double projected = tot.execs / tot.cpu * max_time * jobs;

@@ -36,6 +36,9 @@ void jit_env_init(void)
 	e->skb_len = offsetof(struct model_skb, len);
 	e->skb_data_len = offsetof(struct model_skb, data_len);
 	e->skb_data = offsetof(struct model_skb, data);
+	e->skb_head = offsetof(struct model_skb, head);
+	e->skb_network_header = offsetof(struct model_skb, network_header);
+	e->skb_mac_header = offsetof(struct model_skb, mac_header);
 	e->skb_protocol = offsetof(struct model_skb, protocol);
 	e->skb_mark = offsetof(struct model_skb, mark);
 	e->skb_hash = offsetof(struct model_skb, hash);
@@ -50,9 +53,9 @@ void jit_env_init(void)
 	e->vlan_present_bit = 0;
 	e->dev_ifindex = offsetof(struct model_dev, ifindex);
 	e->dev_type = offsetof(struct model_dev, type);
-	e->load_helper_8 = (unsigned long)host_load_helper_8;
-	e->load_helper_16 = (unsigned long)host_load_helper_16;
-	e->load_helper_32 = (unsigned long)host_load_helper_32;
+	e->load_helper_8 = (unsigned long)host_cbpf_load_8;
+	e->load_helper_16 = (unsigned long)host_cbpf_load_16;
+	e->load_helper_32 = (unsigned long)host_cbpf_load_32;
 	e->get_pay_offset = (unsigned long)host_pay_offset;
 	e->get_nlattr = (unsigned long)host_nlattr;
 	e->get_nlattr_nest = (unsigned long)host_nlattr_nest;

@@ -16,6 +16,7 @@ u32 host_cpu_value;
 bool model_be_bitfields;
 u64 host_rnd_state = 0x9e3779b97f4a7c15ull;
 unsigned long host_bhb_calls, host_thunk_calls, host_misaligned_calls;
+unsigned long host_frag_hits;
 
 /* The generator promises a 16-byte aligned stack at helper calls (SysV
  * ABI).  With frame pointers (-fno-omit-frame-pointer), rbp of a helper
@@ -94,7 +95,7 @@ fault:
 }
 
 /* filter.c:229 bpf_skb_load_helper_8() */
-u64 host_load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
+static u64 load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 {
 	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
 	const u8 *data = (const void *)(uintptr_t)data_;
@@ -102,7 +103,6 @@ u64 host_load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	u8 tmp;
 	const int len = sizeof(tmp);
 
-	CHECK_ALIGN();
 	offset = convert_offset(skb, offset);
 	if (offset == INT_MIN)
 		return (u64)-EFAULT;
@@ -114,7 +114,7 @@ u64 host_load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 }
 
 /* filter.c:254 bpf_skb_load_helper_16() */
-u64 host_load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
+static u64 load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 {
 	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
 	const u8 *data = (const void *)(uintptr_t)data_;
@@ -122,7 +122,6 @@ u64 host_load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	u8 tmp[2];
 	const int len = sizeof(tmp);
 
-	CHECK_ALIGN();
 	offset = convert_offset(skb, offset);
 	if (offset == INT_MIN)
 		return (u64)-EFAULT;
@@ -134,7 +133,7 @@ u64 host_load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 }
 
 /* filter.c:279 bpf_skb_load_helper_32() */
-u64 host_load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
+static u64 load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 {
 	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
 	const u8 *data = (const void *)(uintptr_t)data_;
@@ -142,7 +141,6 @@ u64 host_load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	u8 tmp[4];
 	const int len = sizeof(tmp);
 
-	CHECK_ALIGN();
 	offset = convert_offset(skb, offset);
 	if (offset == INT_MIN)
 		return (u64)-EFAULT;
@@ -152,6 +150,97 @@ u64 host_load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	if (!model_skb_copy_bits(skb, offset, tmp, sizeof(tmp)))
 		return (u64)tmp[0] << 24 | (u64)tmp[1] << 16 | (u64)tmp[2] << 8 | tmp[3];
 	return (u64)-EFAULT;
+}
+
+u64 host_load_helper_8(u64 skb, u64 data, u64 headlen, u64 offset)
+{
+	CHECK_ALIGN();
+	return load_helper_8(skb, data, headlen, offset);
+}
+
+u64 host_load_helper_16(u64 skb, u64 data, u64 headlen, u64 offset)
+{
+	CHECK_ALIGN();
+	return load_helper_16(skb, data, headlen, offset);
+}
+
+u64 host_load_helper_32(u64 skb, u64 data, u64 headlen, u64 offset)
+{
+	CHECK_ALIGN();
+	return load_helper_32(skb, data, headlen, offset);
+}
+
+/* arch/x86/net/bpf_jit_classic.c cbpf_load(): what the image calls */
+static u64 cbpf_load(u64 skb_, u64 data_, u64 headlen, u64 offset, u32 size)
+{
+	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
+	int off = (int)offset;
+	const u8 *p;
+
+	if (off < 0) {
+		off = convert_offset(skb, off);
+		if (off == INT_MIN)
+			return (u64)-EFAULT;
+		if (off < 0)
+			goto helper;
+	}
+	if ((u32)off + size > skb->len)
+		return (u64)-EFAULT;
+	if ((u32)off + size <= (u32)headlen) {
+		p = (const u8 *)(uintptr_t)data_ + off;
+		goto read;
+	}
+	off -= (u32)headlen;
+	if (!skb->nr_frags || off + (int)size > (int)skb->frags[0].size)
+		goto helper;
+	host_frag_hits++;
+	p = skb->frags[0].p;
+	if (off < 0) {
+		const u8 *h = (const u8 *)(uintptr_t)data_ + headlen;
+		u32 v = 0;
+		int i;
+
+		for (i = off; i < off + (int)size; i++)
+			v = v << 8 | (i < 0 ? h[i] : p[i]);
+		return v;
+	}
+	p += off;
+read:
+	switch (size) {
+	case 1:
+		return p[0];
+	case 2:
+		return (u64)p[0] << 8 | p[1];
+	default:
+		return (u64)p[0] << 24 | (u64)p[1] << 16 | (u64)p[2] << 8 | p[3];
+	}
+helper:
+	switch (size) {
+	case 1:
+		return load_helper_8(skb_, data_, headlen, offset);
+	case 2:
+		return load_helper_16(skb_, data_, headlen, offset);
+	default:
+		return load_helper_32(skb_, data_, headlen, offset);
+	}
+}
+
+u64 host_cbpf_load_8(u64 skb, u64 data, u64 headlen, u64 offset)
+{
+	CHECK_ALIGN();
+	return cbpf_load(skb, data, headlen, offset, 1);
+}
+
+u64 host_cbpf_load_16(u64 skb, u64 data, u64 headlen, u64 offset)
+{
+	CHECK_ALIGN();
+	return cbpf_load(skb, data, headlen, offset, 2);
+}
+
+u64 host_cbpf_load_32(u64 skb, u64 data, u64 headlen, u64 offset)
+{
+	CHECK_ALIGN();
+	return cbpf_load(skb, data, headlen, offset, 4);
 }
 
 /* filter.c:166 bpf_skb_get_pay_offset() calls skb_get_poff(), the flow

@@ -78,6 +78,10 @@ static inline u32 skb_headlen_m(const struct model_skb *s)
 u64 host_load_helper_8(u64 skb, u64 data, u64 headlen, u64 offset);
 u64 host_load_helper_16(u64 skb, u64 data, u64 headlen, u64 offset);
 u64 host_load_helper_32(u64 skb, u64 data, u64 headlen, u64 offset);
+/* the kernel's cbpf_load_N() in front of them, which the image calls */
+u64 host_cbpf_load_8(u64 skb, u64 data, u64 headlen, u64 offset);
+u64 host_cbpf_load_16(u64 skb, u64 data, u64 headlen, u64 offset);
+u64 host_cbpf_load_32(u64 skb, u64 data, u64 headlen, u64 offset);
 u64 host_pay_offset(u64 skb, u64 a, u64 x);
 u64 host_nlattr(u64 skb, u64 a, u64 x);
 u64 host_nlattr_nest(u64 skb, u64 a, u64 x);
@@ -92,6 +96,8 @@ extern u64 host_rnd_state;
 void host_rnd_reset(u64 seed);
 /* counters for the hardening stubs: a run with bhb must hit the stub */
 extern unsigned long host_bhb_calls, host_thunk_calls, host_misaligned_calls;
+/* loads cbpf_load_N() read in a first page fragment */
+extern unsigned long host_frag_hits;
 
 int model_skb_copy_bits(const struct model_skb *skb, int offset, void *to, int len);
 
