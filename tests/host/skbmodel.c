@@ -95,7 +95,7 @@ fault:
 }
 
 /* filter.c:229 bpf_skb_load_helper_8() */
-static u64 load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
+u64 host_load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 {
 	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
 	const u8 *data = (const void *)(uintptr_t)data_;
@@ -103,6 +103,7 @@ static u64 load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	u8 tmp;
 	const int len = sizeof(tmp);
 
+	CHECK_ALIGN();
 	offset = convert_offset(skb, offset);
 	if (offset == INT_MIN)
 		return (u64)-EFAULT;
@@ -114,7 +115,7 @@ static u64 load_helper_8(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 }
 
 /* filter.c:254 bpf_skb_load_helper_16() */
-static u64 load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
+u64 host_load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 {
 	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
 	const u8 *data = (const void *)(uintptr_t)data_;
@@ -122,6 +123,7 @@ static u64 load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	u8 tmp[2];
 	const int len = sizeof(tmp);
 
+	CHECK_ALIGN();
 	offset = convert_offset(skb, offset);
 	if (offset == INT_MIN)
 		return (u64)-EFAULT;
@@ -133,7 +135,7 @@ static u64 load_helper_16(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 }
 
 /* filter.c:279 bpf_skb_load_helper_32() */
-static u64 load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
+u64 host_load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 {
 	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
 	const u8 *data = (const void *)(uintptr_t)data_;
@@ -141,6 +143,7 @@ static u64 load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	u8 tmp[4];
 	const int len = sizeof(tmp);
 
+	CHECK_ALIGN();
 	offset = convert_offset(skb, offset);
 	if (offset == INT_MIN)
 		return (u64)-EFAULT;
@@ -150,24 +153,6 @@ static u64 load_helper_32(u64 skb_, u64 data_, u64 headlen_, u64 offset_)
 	if (!model_skb_copy_bits(skb, offset, tmp, sizeof(tmp)))
 		return (u64)tmp[0] << 24 | (u64)tmp[1] << 16 | (u64)tmp[2] << 8 | tmp[3];
 	return (u64)-EFAULT;
-}
-
-u64 host_load_helper_8(u64 skb, u64 data, u64 headlen, u64 offset)
-{
-	CHECK_ALIGN();
-	return load_helper_8(skb, data, headlen, offset);
-}
-
-u64 host_load_helper_16(u64 skb, u64 data, u64 headlen, u64 offset)
-{
-	CHECK_ALIGN();
-	return load_helper_16(skb, data, headlen, offset);
-}
-
-u64 host_load_helper_32(u64 skb, u64 data, u64 headlen, u64 offset)
-{
-	CHECK_ALIGN();
-	return load_helper_32(skb, data, headlen, offset);
 }
 
 /* arch/x86/net/bpf_jit_classic.c cbpf_load(): what the image calls */
@@ -217,11 +202,11 @@ read:
 helper:
 	switch (size) {
 	case 1:
-		return load_helper_8(skb_, data_, headlen, offset);
+		return host_load_helper_8(skb_, data_, headlen, offset);
 	case 2:
-		return load_helper_16(skb_, data_, headlen, offset);
+		return host_load_helper_16(skb_, data_, headlen, offset);
 	default:
-		return load_helper_32(skb_, data_, headlen, offset);
+		return host_load_helper_32(skb_, data_, headlen, offset);
 	}
 }
 
