@@ -14,7 +14,7 @@ extern const char *save_dir;
 
 struct diff_stats {
 	unsigned long execs, programs, compiled, searched, ranges, callee_saved, known_x,
-		declined_conv_agree, declined_conservative, pcap_checks, saved;
+		add_runs, dead_loads, declined_conv_agree, declined_conservative, pcap_checks, saved;
 };
 
 /* Run one (program, case) on a compiled image; true if equal (results in exp, got) */

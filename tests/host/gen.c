@@ -288,6 +288,25 @@ static void gen_call_prefix(struct rng *r, struct sock_filter *p, u32 len)
 	}
 }
 
+/*
+ * Runs of "add #k" and "sub #k": from insn 0, before any jump, where the
+ * generator adds each run up as one, or anywhere, where jumps may land
+ * inside them.
+ */
+static void gen_add_runs(struct rng *r, struct sock_filter *p, u32 len)
+{
+	u32 runs = 1 + rnd_below(r, 3), n, s, i;
+
+	while (runs--) {
+		n = 2 + rnd_below(r, 4);
+		s = rnd_pct(r, 50) ? 0 : rnd_below(r, len - 1);
+		for (i = s; i < s + n && i + 1 < len; i++)
+			p[i] = (struct sock_filter){
+				BPF_ALU | (rnd_pct(r, 50) ? BPF_ADD : BPF_SUB) | BPF_K, 0, 0,
+				rnd_imm(r) };
+	}
+}
+
 u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int flags)
 {
 	u32 v = rnd_below(r, 100), len, pc;
@@ -312,6 +331,8 @@ u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int
 	if (!(flags & GEN_LOAD_HEAVY) && len > 10 && rnd_pct(r, 15))
 		for (v = 1 + rnd_below(r, 3); v--;)
 			gen_jeq_run(r, out, 1 + rnd_below(r, len - 10), len);
+	if (!(flags & GEN_LOAD_HEAVY) && len > 2 && rnd_pct(r, 8))
+		gen_add_runs(r, out, len);
 	if (!(flags & (GEN_STD_ONLY | GEN_LOAD_HEAVY)) && len > 2 && rnd_pct(r, 8))
 		gen_call_prefix(r, out, len);
 	gen_fix_mem(out, len);

@@ -140,7 +140,8 @@ static void test_corpus_diff(const struct corpus_prog *c, u32 nc, u64 seed)
 
 struct worker_result {
 	unsigned long passed, failed, execs, programs, compiled, searched, ranges, callee_saved,
-		known_x, declined_agree, declined_conservative, pcap, frag_hits;
+		known_x, add_runs, dead_loads, declined_agree, declined_conservative, pcap,
+		frag_hits;
 	double secs, cpu;
 };
 
@@ -325,6 +326,8 @@ static void fuzz_worker(u64 seed, double min_time, double max_time, unsigned lon
 	res->ranges = st.ranges;
 	res->callee_saved = st.callee_saved;
 	res->known_x = st.known_x;
+	res->add_runs = st.add_runs;
+	res->dead_loads = st.dead_loads;
 	res->frag_hits = host_frag_hits;
 	res->declined_agree = st.declined_conv_agree;
 	res->declined_conservative = st.declined_conservative;
@@ -392,6 +395,8 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 		tot.ranges += one.ranges;
 		tot.callee_saved += one.callee_saved;
 		tot.known_x += one.known_x;
+		tot.add_runs += one.add_runs;
+		tot.dead_loads += one.dead_loads;
 		tot.frag_hits += one.frag_hits;
 		tot.declined_agree += one.declined_agree;
 		tot.declined_conservative += one.declined_conservative;
@@ -403,12 +408,13 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 	n_failed += tot.failed;
 	printf("differential fuzzing: %lu programs (%lu images, %lu with a jeq search, %lu of them "
 	       "with key intervals, %lu with callee-saved registers, %lu with ld [x + k] of a "
-	       "known X, %lu declined as the conversion would, %lu declined conservatively), "
+	       "known X, %lu with added runs of add/sub #k, %lu with dead skb field loads, "
+	       "%lu declined as the conversion would, %lu declined conservatively), "
 	       "%lu executions (%lu loads read in a first page fragment) in %.1f s = "
 	       "%.0f exec/s (%.0f exec per CPU-second, %.1f CPU-s), %lu libpcap cross-checks, "
 	       "%lu failures\n",
 	       tot.programs, tot.compiled, tot.searched, tot.ranges, tot.callee_saved, tot.known_x,
-	       tot.declined_agree, tot.declined_conservative, tot.execs, tot.frag_hits,
+	       tot.add_runs, tot.dead_loads, tot.declined_agree, tot.declined_conservative, tot.execs, tot.frag_hits,
 	       t, tot.execs / t, tot.cpu > 0 ? tot.execs / tot.cpu : 0.0, tot.cpu, tot.pcap,
 	       tot.failed);
 	/* the generator's jeq runs (gen_jeq_run()) must reach the search */
@@ -421,6 +427,11 @@ static void run_fuzz(u64 seed, int jobs, double min_time, double max_time, unsig
 				       tot.known_x * 100 >= tot.compiled),
 	      "only %lu of %lu images keep skb and X in callee-saved registers, %lu load at a "
 	      "known X", tot.callee_saved, tot.compiled, tot.known_x);
+	/* nor its straight-line ALU ops and ancillary loads the peepholes */
+	CHECK(tot.compiled < 1000 || (tot.add_runs * 100 >= tot.compiled &&
+				       tot.dead_loads * 100 >= tot.compiled),
+	      "only %lu of %lu images have a run of add/sub #k, %lu a dead skb field load",
+	      tot.add_runs, tot.compiled, tot.dead_loads);
 	/* nor the paged skbs of gen.c the first fragment's in-place reads */
 	CHECK(tot.execs < 100000 || tot.frag_hits * 1000 >= tot.execs,
 	      "only %lu of %lu executions read a load in a first page fragment", tot.frag_hits,

@@ -137,6 +137,15 @@ static void test_asm(void)
 		  "add $0x12345678,%eax" },
 		{ "sub k", { I(BPF_ALU | BPF_SUB | BPF_K, 0, 0, 1000), RA }, 2, 0, 0,
 		  "sub $0x3e8,%eax" },
+		/* a run of add/sub #k before any jump: its sum, at its last insn */
+		{ "add/sub run: the sum", { I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 1),
+		  I(BPF_ALU | BPF_SUB | BPF_K, 0, 0, 3), I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 0x100),
+		  RA }, 4, 2, 0, "add $0xfe,%eax" },
+		{ "add/sub run: no code before", { I(BPF_ALU | BPF_ADD | BPF_K, 0, 0, 1),
+		  I(BPF_ALU | BPF_SUB | BPF_K, 0, 0, 3), RA }, 3, 0, 0, "" },
+		/* an skb field load whose A nobody reads */
+		{ "dead ld vlan_avail", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(VLAN_TAG_PRESENT)),
+		  I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 3, 0, 0, "" },
 		{ "and k -2", { I(BPF_ALU | BPF_AND | BPF_K, 0, 0, 0xfffffffe), RA }, 2, 0, 0,
 		  "and $0xfffffffe,%eax" },
 		{ "or k", { I(BPF_ALU | BPF_OR | BPF_K, 0, 0, 0x80), RA }, 2, 0, 0,
