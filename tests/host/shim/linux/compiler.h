@@ -20,6 +20,17 @@
 #ifndef noinline
 #define noinline __attribute__((__noinline__))
 #endif
+/* as compiler_attributes.h: gcc >= 12, else nothing */
+#ifndef __uninitialized
+#if defined(__has_attribute)
+#if __has_attribute(__uninitialized__)
+#define __uninitialized __attribute__((__uninitialized__))
+#endif
+#endif
+#endif
+#ifndef __uninitialized
+#define __uninitialized
+#endif
 #ifndef READ_ONCE
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
