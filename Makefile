@@ -7,7 +7,7 @@
 #
 # Developers: make deb | image | test-host | fuzz | bench | soak |
 # check-debug | check-fresh | check-untouched | package-check | repo |
-# repo-check | check-sources |
+# repo-check | check-install | check-sources | deb-amd64 | deb-cloud-amd64 |
 # repro | tree | patches-export | patches-import | lint | shell | clean
 # (README.md "Working on the kernel").
 #
@@ -21,7 +21,13 @@ SHELL := /bin/sh
 HOST_GOALS := check-fresh check-untouched check-sources shell clean
 .PHONY: all run check deb image test-host fuzz bench package-check tree patches-export \
 	patches-import repro repo repo-check lint clean deb-debug image-debug check-debug soak check-fresh \
-	check-untouched check-sources shell
+	check-untouched check-sources shell deb-amd64 deb-cloud-amd64 check-install
+
+# The kernels for users' machines (debian/config/flavours, Kind: machine).
+MACHINE_FLAVOURS := amd64 cloud-amd64
+# Goals that sign (packages for users' machines, the repository): the build
+# root then sees the project's keys (image/keys).
+SIGNING_GOALS := $(addprefix deb-,$(MACHINE_FLAVOURS)) repo repo-check check-install
 
 ifeq ($(CBPFJIT_IN_BUILDROOT),)
 # On the host: hand the goals to make in the build root (created on first
@@ -32,7 +38,8 @@ ifneq ($(ROOT_GOALS),)
 # build/user from here: the build root sees only the repository.
 $(firstword $(ROOT_GOALS)):
 	$(if $(filter run check,$(ROOT_GOALS)),@image/user-files "$(PCAP)" "$(FILTERS)")
-	@image/buildroot run make --no-print-directory $(ROOT_GOALS)
+	@CBPFJIT_NEED_KEYS=$(if $(filter $(SIGNING_GOALS),$(ROOT_GOALS)),1) \
+	  image/buildroot run make --no-print-directory $(ROOT_GOALS)
 $(wordlist 2,$(words $(ROOT_GOALS)),$(ROOT_GOALS)): $(firstword $(ROOT_GOALS))
 	@:
 endif
@@ -69,11 +76,12 @@ PKG_KSRC := build/src/vm/build/pkg-vm/linux
 # The patch files in order, relative to patches/.
 SERIES = $(shell grep -v '^\#' patches/series | grep .)
 SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' linux-source-6.1)
-SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/detect-accel image/boot-check \
+SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/keys image/detect-accel image/boot-check \
 	image/user-files debian/apply-patches debian/bin/gencontrol tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
 	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
 	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh tests/bench/systemd-syscall-groups \
-	tests/kernel-quick/*.sh .ci/run
+	tests/kernel-quick/*.sh tests/install/check-install tests/install/guest-stage image/suite-report \
+	initramfs/hook initramfs/init-top .ci/run
 CHECK_TIMEOUT ?= 2400
 # The debug kernel runs the suite several times slower.
 CHECK_DEBUG_TIMEOUT ?= 9000
@@ -89,7 +97,7 @@ SRC_VERSION_FILE := build/linux-source-6.1.version
 $(shell mkdir -p build; [ "$$(cat $(SRC_VERSION_FILE) 2>/dev/null)" = "$(SRC_VERSION)" ] || \
 	echo "$(SRC_VERSION)" > $(SRC_VERSION_FILE))
 # $(wildcard): git lists a tracked file deleted in the work tree (a renamed patch)
-DEB_INPUTS := $(wildcard $(shell git ls-files -co --exclude-standard debian patches sysctl.d tests/boot tests/host tests/include)) \
+DEB_INPUTS := $(wildcard $(shell image/build-debs --inputs)) \
 	image/build-debs $(SRC_VERSION_FILE)
 IMAGE_INPUTS := mkosi.conf $(wildcard $(shell git ls-files -co --exclude-standard image mkosi.profiles))
 
@@ -106,11 +114,16 @@ $(DEBS)/.stamp: $(DEB_INPUTS)
 	@image/build-debs vm $(DEBS)
 	@mv $@.new $@
 
-# The debug flavour (debian/config/debug.config).
-deb-debug: build/debs-debug/.stamp
-build/debs-debug/.stamp: $(DEB_INPUTS)
+# The other flavours (debian/config/flavours): debug, and the kernels for
+# users' machines, signed with the project's key (image/keys) unless
+# SIGN=no; whether they are signed is an input of their build.
+SIGN ?= yes
+SIGN_FILE := build/sign.$(SIGN)
+$(shell mkdir -p build; [ -f $(SIGN_FILE) ] || { rm -f build/sign.*; touch $(SIGN_FILE); })
+deb-debug $(addprefix deb-,$(MACHINE_FLAVOURS)): deb-%: build/debs-%/.stamp
+build/debs-%/.stamp: $(DEB_INPUTS) $(SIGN_FILE)
 	@mkdir -p $(@D) && touch $@.new
-	@image/build-debs debug build/debs-debug
+	@image/build-debs $* build/debs-$* $(if $(and $(filter $*,$(MACHINE_FLAVOURS)),$(filter yes,$(SIGN))),--sign)
 	@mv $@.new $@
 
 image: deb build/image/.stamp
@@ -208,9 +221,23 @@ patches-import:
 package-check: deb
 	@tests/package/check-install-purge
 
-# A local apt repository of the built packages (build/repo).
-repo: deb
-	@image/make-repo
+# An apt repository of the kernels for users' machines (build/repo, signed;
+# REPO_FLAVOURS=amd64 cloud-amd64 for both), with cbpf-jit-enable and
+# cbpf-jit-tests.
+REPO_FLAVOURS ?= cloud-amd64
+repo: $(addprefix deb-,$(REPO_FLAVOURS))
+	@image/make-repo build/repo $(addprefix build/debs-,$(REPO_FLAVOURS))
+
+# A Debian 12 machine in QEMU (GRUB, initramfs-tools, Debian's kernel)
+# installs our kernel from the signed repository with apt, boots it through
+# the firmware, GRUB and the initramfs, runs the boot-time suite, purges it
+# and boots Debian's kernel again, as it was (tests/install/check-install).
+# INSTALL_FLAVOUR (in REPO_FLAVOURS), FIRMWARE=bios, uefi or both.
+INSTALL_FLAVOUR ?= cloud-amd64
+FIRMWARE ?= both
+check-install: repo
+	@for fw in $(if $(filter both,$(FIRMWARE)),bios uefi,$(FIRMWARE)); do \
+	  tests/install/check-install --flavour $(INSTALL_FLAVOUR) --firmware $$fw || exit 1; done
 
 # apt install from the previous build's repository, apt upgrade from this
 # one, in a fresh Debian 12 root (tests/package/check-repo-upgrade).
