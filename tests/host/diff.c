@@ -24,6 +24,13 @@ const struct variant variants[] = {
 	/* unprivileged on a CPU not affected by BHI: shared exit, no sequence */
 	{ "unpriv+sls+endbr(no bhb sequence)", { .unpriv = true, .sls = true, .endbr = true } },
 	{ "unpriv+rethunk(no bhb sequence)", { .unpriv = true, .rethunk = true } },
+	/* Linux 6.2+: SKF_AD_VLAN_TAG_PRESENT from skb->vlan_all */
+	{ "vlan_all", { .vlan_all = true } },
+	/* retbleed=stuff: accounting before every call, returns through the thunk */
+	{ "call-depth+rethunk", { .call_depth = true, .rethunk = true } },
+	{ "call-depth+hard+blind",
+	  { .call_depth = true, .blind = true, .blind_seed = 0x5eed, .bhb = true, .rethunk = true,
+	    .sls = true, .endbr = true, .ibhf = true, .vlan_all = true } },
 };
 const unsigned int n_variants = sizeof(variants) / sizeof(variants[0]);
 const char *save_dir = "failures";
@@ -32,20 +39,35 @@ bool diff_run(const struct sock_filter *p, u32 len, const struct jit_prog *jp, u
 	      const struct model_skb *skb, const struct test_case *tc, u32 *exp, u32 *got)
 {
 	const struct jit_opts *o = &variants[v].o;
-	unsigned long bhb0, th0;
+	unsigned long bhb0, th0, hc0, acct0;
 	unsigned int fl;
 	bool ok;
 
 	host_cpu_value = tc->cpu;
 	model_be_bitfields = o->be_bitfields;
+	model_vlan_all = o->vlan_all;
 	host_rnd_reset(tc->rnd_seed);
 	*exp = ref_run(p, len, skb, &fl);
 	model_be_bitfields = false;
+	model_vlan_all = false;
 	host_rnd_reset(tc->rnd_seed);
 	bhb0 = host_bhb_calls;
 	th0 = host_thunk_calls;
+	hc0 = host_helper_calls;
+	acct0 = host_depth_acct;
 	*got = jit_run(jp, skb, p);
 	ok = *exp == *got;
+	/*
+	 * Call depth accounting: once before every call the image made, to a
+	 * helper, to the BHB stub or to a shared slow path of its own, and
+	 * every call returned to its call site (through the thunk: the
+	 * slow paths' returns are those beyond the exit's one).
+	 */
+	if (o->call_depth && host_depth_acct - acct0 != (host_helper_calls - hc0) +
+	    (host_bhb_calls - bhb0) + (host_thunk_calls - th0 - 1))
+		ok = false;
+	if (!o->call_depth && host_depth_acct != acct0)
+		ok = false;
 	/*
 	 * Every run leaves through exactly one exit; every return goes
 	 * through the thunk (the exit's, and those of shared slow paths).
@@ -204,8 +226,13 @@ int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct ji
 		return 0;
 	}
 	CHECK(jp->ctx.passes == 1, "%s: %u sizing passes", what, jp->ctx.passes);
-	/* the charge length the JIT records (kconv is built little-endian) */
-	CHECK(variants[v].o.be_bitfields || jp->ctx.conv_len == (u32)conv_len,
+	/*
+	 * The charge length the JIT records, for the environment of the
+	 * tree's conversion (kconv is built little-endian, and has the
+	 * tree's VLAN_TAG_PRESENT: vlan_all since 6.2).
+	 */
+	CHECK(variants[v].o.be_bitfields || variants[v].o.vlan_all != !!kconv_vlan_all ||
+	      jp->ctx.conv_len == (u32)conv_len,
 	      "%s: %u insns: the JIT's conversion length %u, bpf_convert_filter()'s %d; "
 	      "saved %s", what, len, jp->ctx.conv_len, conv_len,
 	      diff_save(p, len, NULL, v, "conversion length differs"));

@@ -108,6 +108,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	if (!init) {
 		jit_env_init();
+		ref_conv_vlan_all = kconv_vlan_all;
 		init = true;
 	}
 	if (size < 16 + 8)
@@ -146,6 +147,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	o[1].endbr = h[11] & 16;
 	o[1].ibhf = h[11] & 32;
 	o[1].be_bitfields = h[11] & 64;
+	o[1].vlan_all = h[11] & 128;
+	o[1].call_depth = h[12] & 1;
 	conv = kconv_check(p, (int)len);
 	if (!conv != !ref_convert_check(p, len))
 		abort(); /* our port of the conversion's limits is wrong */
@@ -179,8 +182,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			host_cpu_value = tc.cpu;
 			host_rnd_reset(tc.rnd_seed);
 			model_be_bitfields = o[m].be_bitfields;
+			model_vlan_all = o[m].vlan_all;
 			e = ref_run(p, len, s, NULL);
 			model_be_bitfields = false;
+			model_vlan_all = false;
 			host_rnd_reset(tc.rnd_seed);
 			g = jit_run(&jp, s, p);
 			if (e != g || host_misaligned_calls || host_abi_violations)

@@ -639,6 +639,9 @@ void gen_skb_meta(struct rng *r, struct test_case *tc, bool linear)
 	tc->vlan_proto = rnd_pct(r, 60) ? (rnd_pct(r, 50) ? 0x0081 : 0xa888) : (u16)rnd32(r);
 	tc->flags1 = (u8)rnd32(r);
 	tc->flags2 = (u8)rnd32(r);
+	/* as the kernel keeps it since 6.2: tci and proto of a present tag */
+	tc->vlan_all = rnd_pct(r, 50) ? 0 :
+		       ((u32)tc->vlan_tci << 16 | tc->vlan_proto) ?: 0x0081;
 	tc->rnd_seed = rnd64(r);
 }
 
@@ -658,6 +661,7 @@ struct model_skb *tc_build(const struct test_case *tc, struct model_dev *dev)
 	s->vlan_proto = tc->vlan_proto;
 	s->flags1 = tc->flags1;
 	s->flags2 = tc->flags2;
+	s->vlan_all = tc->vlan_all;
 	s->pad0 = 0xee;
 	memset(s->pad1, 0xee, sizeof(s->pad1));
 	return s;

@@ -28,6 +28,7 @@ struct test_case {
 	u32 mark, hash, cpu;
 	u16 queue_mapping, protocol, vlan_tci, vlan_proto;
 	u8 flags1, flags2;
+	u32 vlan_all;	/* Linux 6.2+: a tag is present iff it is not 0 */
 	u64 rnd_seed;
 };
 

@@ -69,7 +69,7 @@ void jit_env_init(void)
 	host_env_hard = *e;
 	host_env_hard.return_thunk = (unsigned long)host_return_thunk;
 	host_env_hard.sls = true;
-	host_env_hard.endbr = true;
+	host_env_hard.endbr_insn = 0xfa1e0ff3;	/* endbr64 */
 	host_env_hard.clear_bhb_loop = (unsigned long)host_clear_bhb;
 	host_env_hard.ibhf = true;
 	host_env_hard.cpu_number_inline = true;
@@ -121,6 +121,28 @@ static void *exec_alloc(size_t len)
 	abort();
 }
 
+u32 host_largest_piece;
+
+/* The largest piece of code of @c's image: prologue, insn, exit, slow path. */
+static void note_pieces(const struct cbpf_jit_ctx *c)
+{
+	u32 m = c->addrs[0], i, end;
+	int k;
+
+	for (i = 0; i < c->len; i++)
+		if (c->addrs[i + 1] - c->addrs[i] > m)
+			m = c->addrs[i + 1] - c->addrs[i];
+	if (c->exit_size > m)
+		m = c->exit_size;
+	for (k = 0; k < CBPF_JIT_SLOW_KINDS; k++) {
+		end = k + 1 < CBPF_JIT_SLOW_KINDS ? c->slow_off[k + 1] : c->slow_size;
+		if (end - c->slow_off[k] > m)
+			m = end - c->slow_off[k];
+	}
+	if (m > host_largest_piece)
+		host_largest_piece = m;
+}
+
 int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts *o,
 		struct jit_prog *p)
 {
@@ -135,7 +157,8 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 	if (!p->addrs || !p->jeq)
 		abort();
 	c->env = (o && (o->bhb || o->rethunk || o->sls || o->endbr || o->ibhf ||
-			o->be_bitfields)) ? &host_env_hard : &host_env_plain;
+			o->be_bitfields || o->vlan_all || o->call_depth)) ?
+		 &host_env_hard : &host_env_plain;
 	if (o && c->env == &host_env_hard) {
 		/* per-option env copy so options can be varied one by one */
 		static __thread struct cbpf_jit_env e;
@@ -144,7 +167,7 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 		if (o->rethunk)
 			e.return_thunk = host_env_hard.return_thunk;
 		e.sls = o->sls;
-		e.endbr = o->endbr;
+		e.endbr_insn = o->endbr ? host_env_hard.endbr_insn : 0;
 		if (o->bhb)
 			e.clear_bhb_loop = host_env_hard.clear_bhb_loop;
 		e.ibhf = o->ibhf;
@@ -154,6 +177,14 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 			e.pkt_type_mask = 0xe0;
 			e.pkt_type_shift = 5;
 			e.vlan_present_bit = 7;
+		}
+		if (o->vlan_all) {
+			e.vlan_all = true;
+			e.skb_vlan_present = offsetof(struct model_skb, vlan_all);
+		}
+		if (o->call_depth) {
+			e.call_depth_len = HOST_CALL_DEPTH_LEN;
+			e.call_depth_acct = host_call_depth_acct;
 		}
 		c->env = &e;
 	}
@@ -175,6 +206,7 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 		p->verdict = c->verdict != CBPF_JIT_OK ? c->verdict : CBPF_JIT_DECLINE_SIZE;
 		return 1;
 	}
+	note_pieces(c);
 	p->size = (u32)sz;
 	p->map_len = ((size_t)sz + 16 + (size_t)pg - 1) & ~((size_t)pg - 1);
 	p->image = exec_alloc(p->map_len);

@@ -14,6 +14,8 @@ struct jit_opts {
 	bool endbr;
 	bool ibhf;
 	bool be_bitfields; /* env: big-endian bitfield layout (model_be_bitfields) */
+	bool vlan_all;     /* env: a tag is present iff vlan_all != 0 (model_vlan_all) */
+	bool call_depth;   /* env: call depth accounting before every call */
 };
 
 struct jit_prog {
@@ -43,4 +45,6 @@ const char *jit_verdict_name(enum cbpf_jit_verdict v);
 extern struct cbpf_jit_env host_env_plain, host_env_hard;
 /* runs that returned with a callee-saved register or rsp changed */
 extern unsigned long host_abi_violations;
+/* the largest piece of code jit_compile() saw (bound: CBPF_JIT_MAX_INSN_BYTES) */
+extern u32 host_largest_piece;
 #endif

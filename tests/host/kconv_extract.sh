@@ -2,7 +2,8 @@
 # Build a host copy of the kernel's cBPF -> eBPF conversion (bpf_convert_filter()
 # and its helpers, net/core/filter.c) plus the eBPF insn macros it uses
 # (include/linux/filter.h), extracted from KSRC at build time.  Used as a
-# second, mechanical oracle of "does the stock 6.1 kernel accept this program".
+# second, mechanical oracle of "does the stock kernel accept this program" and
+# "how long is its conversion", for whichever kernel KSRC is (6.1, 6.12).
 # usage: kconv_extract.sh KSRC OUT.c
 set -eu
 ksrc=$1
@@ -23,5 +24,7 @@ fi
 	     on { print }
 	     on && /^err:$/ { e = 1 }
 	     e && /^}$/ { exit }' "$src"
+	# Since 6.2 the conversion tests skb->vlan_all for a tag's presence.
+	printf 'const int kconv_vlan_all = %d;\n' "$(grep -c 'offsetof(struct sk_buff, vlan_all)' "$src" || :)"
 	printf '#include "kconv_wrapper.h"\n'
 } >"$out"

@@ -14,6 +14,9 @@
 #define kfree free
 #define IS_BUILTIN(x) 1 /* CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS on x86 */
 #define NET_IP_ALIGN 0  /* x86 */
+#ifndef BPF_ADDR_SPACE_CAST
+#define BPF_ADDR_SPACE_CAST 1 /* 6.12 uapi, used by the filter.h excerpt */
+#endif
 
 struct net_device {
 	int ifindex;
@@ -28,7 +31,14 @@ struct sk_buff {
 	unsigned char *data;
 	__u8 __pkt_type_offset[1];
 	__u8 __pkt_vlan_present_offset[1];
+	__u32 vlan_all;	/* 6.2+: the conversion tests vlan_all != 0 */
 };
+#ifndef sizeof_field
+#define sizeof_field(T, m) sizeof(((T *)0)->m)
+#endif
+#ifndef BUILD_BUG_ON
+#define BUILD_BUG_ON(c) ((void)sizeof(char[1 - 2 * !!(c)]))
+#endif
 #define PKT_TYPE_MAX 7
 #define PKT_TYPE_OFFSET offsetof(struct sk_buff, __pkt_type_offset)
 #define PKT_VLAN_PRESENT_BIT 0

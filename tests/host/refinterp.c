@@ -99,7 +99,8 @@ static int ref_ancillary(u32 k, const struct model_skb *skb, u32 *a, u32 x)
 		*a = skb->vlan_tci;
 		return 1;
 	case SKF_AD_VLAN_TAG_PRESENT: /* :415, :335 byte >> BIT & 1 */
-		*a = (skb->flags2 >> MODEL_VLAN_PRESENT_BIT) & 1;
+		*a = model_vlan_all ? skb->vlan_all != 0 :
+		     (skb->flags2 >> MODEL_VLAN_PRESENT_BIT) & 1;
 		return 1;
 	case SKF_AD_VLAN_TPID: /* :421 ntohs(vlan_proto) */
 		*a = (u32)(u16)(skb->vlan_proto >> 8 | skb->vlan_proto << 8);
@@ -410,6 +411,8 @@ static int conv_ld_abs_len(u32 k, u16 size, bool indirect)
 	return n;
 }
 
+int ref_conv_vlan_all;
+
 static int conv_anc_len(u32 k)
 {
 	switch (k - (u32)SKF_AD_OFF) {
@@ -418,7 +421,8 @@ static int conv_anc_len(u32 k)
 	case SKF_AD_IFINDEX: case SKF_AD_HATYPE: return 4;
 	case SKF_AD_MARK: case SKF_AD_RXHASH: case SKF_AD_QUEUE: case SKF_AD_VLAN_TAG:
 		return 1;
-	case SKF_AD_VLAN_TAG_PRESENT: return 2; /* LDX B; (BIT 0: no RSH); AND 1 */
+	case SKF_AD_VLAN_TAG_PRESENT:	/* 6.2+: LDX W vlan_all; JEQ 0; MOV 1 */
+		return ref_conv_vlan_all ? 3 : 2; /* 6.1: LDX B; (BIT 0: no RSH); AND 1 */
 	case SKF_AD_VLAN_TPID: return 2;
 	case SKF_AD_PAY_OFFSET: case SKF_AD_NLATTR: case SKF_AD_NLATTR_NEST:
 	case SKF_AD_CPU: case SKF_AD_RANDOM:

@@ -17,6 +17,10 @@ u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *sk
 /* Port of bpf_check_classic() (filter.c:1063) incl. check_load_and_stores(). */
 int ref_check_classic(const struct sock_filter *insns, u32 len);
 
+/* The conversion ref_convert_check() ports is 6.2+'s, whose SKF_AD_VLAN_TAG_PRESENT
+ * tests vlan_all (set from kconv_vlan_all by the programs that link kconv). */
+extern int ref_conv_vlan_all;
+
 /* 0 if bpf_convert_filter() (x86, 6.1.192) accepts a valid program,
  * -EINVAL if a converted jump overflows s16 (incl. its first-pass quirk). */
 int ref_convert_check(const struct sock_filter *insns, u32 len);
@@ -26,4 +30,6 @@ int ref_convert_check(const struct sock_filter *insns, u32 len);
 int kconv_check(const struct sock_filter *prog, int len);
 /* the same, and the converted program's length in *conv_len */
 int kconv_check_len(const struct sock_filter *prog, int len, int *conv_len);
+/* 1 when that conversion tests skb->vlan_all (6.2+), else 0 */
+extern const int kconv_vlan_all;
 #endif

@@ -122,11 +122,11 @@ void write_repro(FILE *f, const struct sock_filter *insns, u32 len, const struct
 	fprintf(f, " net_off=%d\n", sh->net_off);
 	fprintf(f, "meta dev=%d ifindex=%d hatype=%u mark=%#x hash=%#x cpu=%u queue=%u "
 		   "protocol_be=%#06x vlan_tci=%#x vlan_proto_be=%#06x pkt_type_byte=%#x "
-		   "vlan_present_byte=%#x rnd_seed=%#llx\n",
+		   "vlan_present_byte=%#x rnd_seed=%#llx vlan_all=%#x\n",
 		tc->has_dev, tc->ifindex, tc->hatype, tc->mark, tc->hash, tc->cpu,
 		tc->queue_mapping, (u16)(tc->protocol << 8 | tc->protocol >> 8), tc->vlan_tci,
 		(u16)(tc->vlan_proto << 8 | tc->vlan_proto >> 8), tc->flags1, tc->flags2,
-		(unsigned long long)tc->rnd_seed);
+		(unsigned long long)tc->rnd_seed, tc->vlan_all);
 	put_hex(f, "headroom", tc->headroom_bytes, sh->headroom);
 	put_hex(f, "packet", tc->pkt, tc->len);
 }
@@ -191,6 +191,7 @@ int read_repro(const char *path, struct sock_filter *insns, u32 *len, struct tes
 		} else if (!strncmp(line, "meta ", 5)) {
 			unsigned int dev, hat, q, pr, tci, vp, f1, f2;
 			unsigned long long seed;
+			const char *va;
 
 			if (sscanf(line, "meta dev=%u ifindex=%d hatype=%u mark=%x hash=%x cpu=%u "
 					 "queue=%u protocol_be=%x vlan_tci=%x vlan_proto_be=%x "
@@ -207,6 +208,9 @@ int read_repro(const char *path, struct sock_filter *insns, u32 *len, struct tes
 			tc->flags1 = (u8)f1;
 			tc->flags2 = (u8)f2;
 			tc->rnd_seed = seed;
+			/* later than the first reproducers: optional */
+			va = strstr(line, " vlan_all=");
+			tc->vlan_all = va ? (u32)strtoul(va + 10, NULL, 16) : 0;
 		} else if (!strncmp(line, "headroom", 8)) {
 			if (read_hex(f, tc->headroom_bytes, sizeof(tc->headroom_bytes)) < 0)
 				goto bad;

@@ -14,8 +14,29 @@
 
 u32 host_cpu_value;
 bool model_be_bitfields;
+bool model_vlan_all;
 u64 host_rnd_state = 0x9e3779b97f4a7c15ull;
 unsigned long host_bhb_calls, host_thunk_calls, host_misaligned_calls;
+unsigned long host_helper_calls, host_depth_acct;
+
+/* lock incq host_depth_acct(%rip), for a call at @ip */
+u32 host_call_depth_acct(u8 *buf, unsigned long func, unsigned long ip)
+{
+	long long disp = (long long)((unsigned long)&host_depth_acct - (ip + HOST_CALL_DEPTH_LEN));
+
+	(void)func;
+	if (disp < INT32_MIN || disp > INT32_MAX)
+		abort();
+	buf[0] = 0xF0;
+	buf[1] = 0x48;
+	buf[2] = 0xFF;
+	buf[3] = 0x05;
+	buf[4] = (u8)disp;
+	buf[5] = (u8)(disp >> 8);
+	buf[6] = (u8)(disp >> 16);
+	buf[7] = (u8)(disp >> 24);
+	return HOST_CALL_DEPTH_LEN;
+}
 unsigned long host_frag_hits;
 
 /* The generator promises a 16-byte aligned stack at helper calls (SysV
@@ -213,18 +234,21 @@ helper:
 u64 host_cbpf_load_8(u64 skb, u64 data, u64 headlen, u64 offset)
 {
 	CHECK_ALIGN();
+	host_helper_calls++;
 	return cbpf_load(skb, data, headlen, offset, 1);
 }
 
 u64 host_cbpf_load_16(u64 skb, u64 data, u64 headlen, u64 offset)
 {
 	CHECK_ALIGN();
+	host_helper_calls++;
 	return cbpf_load(skb, data, headlen, offset, 2);
 }
 
 u64 host_cbpf_load_32(u64 skb, u64 data, u64 headlen, u64 offset)
 {
 	CHECK_ALIGN();
+	host_helper_calls++;
 	return cbpf_load(skb, data, headlen, offset, 4);
 }
 
@@ -237,6 +261,7 @@ u64 host_pay_offset(u64 skb_, u64 a, u64 x)
 	const struct model_skb *skb = (const void *)(uintptr_t)skb_;
 
 	CHECK_ALIGN();
+	host_helper_calls++;
 	(void)a;
 	(void)x;
 	return (u32)(skb->len * 3u + (skb->mark & 0xff) + skb->nr_frags);
@@ -274,6 +299,7 @@ u64 host_nlattr(u64 skb_, u64 a_, u64 x_)
 	long off;
 
 	CHECK_ALIGN();
+	host_helper_calls++;
 	if (skb->data_len) /* skb_is_nonlinear() */
 		return 0;
 	if (skb->len < 4) /* sizeof(struct nlattr) */
@@ -295,6 +321,7 @@ u64 host_nlattr_nest(u64 skb_, u64 a_, u64 x_)
 	long off;
 
 	CHECK_ALIGN();
+	host_helper_calls++;
 	if (skb->data_len)
 		return 0;
 	if (skb->len < 4)
@@ -318,6 +345,7 @@ u64 host_cpu_id(u64 r1, u64 r2, u64 r3)
 	(void)r2;
 	(void)r3;
 	CHECK_ALIGN();
+	host_helper_calls++;
 	return host_cpu_value;
 }
 
@@ -332,6 +360,7 @@ u64 host_random(u64 r1, u64 r2, u64 r3)
 	u64 x = host_rnd_state;
 
 	CHECK_ALIGN();
+	host_helper_calls++;
 	(void)r1;
 	(void)r2;
 	(void)r3;

@@ -27,6 +27,8 @@
 #define MODEL_PKT_TYPE_SHIFT (model_be_bitfields ? 5u : 0u)
 #define MODEL_VLAN_PRESENT_BIT (model_be_bitfields ? 7u : 0u)
 extern bool model_be_bitfields;
+/* model_vlan_all: a tag is present iff vlan_all != 0 (Linux 6.2 and later) */
+extern bool model_vlan_all;
 
 struct model_dev {
 	u64 pad0[3];
@@ -55,6 +57,7 @@ struct model_skb {
 	u8 pad1[3];
 	u8 flags2;             /* bit 0: vlan_present; other bits noise */
 	u16 vlan_tci;          /* SKF_AD_VLAN_TAG (raw, incl. CFI/DEI) */
+	u32 vlan_all;          /* SKF_AD_VLAN_TAG_PRESENT with model_vlan_all */
 	u16 mac_header;        /* offset from head, MODEL_MAC_UNSET if unset */
 	u16 network_header;    /* offset from head */
 	u16 pad2;
@@ -96,6 +99,14 @@ extern u64 host_rnd_state;
 void host_rnd_reset(u64 seed);
 /* counters for the hardening stubs: a run with bhb must hit the stub */
 extern unsigned long host_bhb_calls, host_thunk_calls, host_misaligned_calls;
+/*
+ * Calls of the helpers an image may call (load, ancillary; not the BHB
+ * stub, counted apart), and executions of the call depth accounting the
+ * "call depth" environments put before every call (host_call_depth_acct()).
+ */
+extern unsigned long host_helper_calls, host_depth_acct;
+u32 host_call_depth_acct(u8 *buf, unsigned long func, unsigned long ip);
+#define HOST_CALL_DEPTH_LEN 8
 /* loads cbpf_load_N() read in a first page fragment */
 extern unsigned long host_frag_hits;
 

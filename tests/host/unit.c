@@ -20,8 +20,8 @@
 /* ---- objdump wrapper ---- */
 
 /* Disassemble n bytes; returns the instruction lines joined by "; ", each
- * with whitespace collapsed, "# comment" dropped, and branch/call targets
- * replaced by "T". */
+ * with whitespace collapsed, "# comment" dropped, branch/call targets
+ * replaced by "T" and rip-relative displacements by "D". */
 static char *disasm(const u8 *buf, u32 n)
 {
 	static char out[65536];
@@ -65,6 +65,14 @@ static char *disasm(const u8 *buf, u32 n)
 			continue;
 		if ((ins[0] == 'j' || !strncmp(ins, "call", 4)) && (c = strstr(ins, " 0x")))
 			strcpy(c, " T");
+		if ((c = strstr(ins, "(%rip)"))) {
+			char *d = c;
+
+			while (d > ins && d[-1] != ' ' && d[-1] != ',')
+				d--;
+			memmove(d + 1, c, strlen(c) + 1);
+			*d = 'D';
+		}
 		o += (size_t)snprintf(out + o, sizeof(out) - o, "%s%s", o ? "; " : "", ins);
 	}
 	if (f)
@@ -82,7 +90,7 @@ struct asm_case {
 	const char *want;
 };
 
-static char want_buf[64][256];
+static char want_buf[64][512];
 
 static const char *fmt(int slot, const char *f, long v)
 {
@@ -126,6 +134,10 @@ static void test_asm(void)
 	const long off_data = (long)offsetof(struct model_skb, data);
 	const long off_dlen = (long)offsetof(struct model_skb, data_len);
 	const long off_ifx = (long)offsetof(struct model_dev, ifindex);
+	const long off_vall = (long)offsetof(struct model_skb, vlan_all);
+	const long off_mach = (long)offsetof(struct model_skb, mac_header);
+	const long off_neth = (long)offsetof(struct model_skb, network_header);
+	const long off_head = (long)offsetof(struct model_skb, head);
 	const struct sock_filter RA = I(BPF_RET | BPF_A, 0, 0, 0);
 	const struct sock_filter X0 = I(BPF_LDX | BPF_IMM, 0, 0, 9); /* makes X live */
 	/* X unknown to the JIT (not a lone "ldx #k"): ld [x + k] stays indirect */
@@ -209,21 +221,21 @@ static void test_asm(void)
 		{ "jeq neg k", { I(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0xffffffff), RA, RA }, 3, 0, 0,
 		  "cmp $0xffffffff,%eax; je T" },
 		{ "ja", { I(BPF_JMP | BPF_JA, 0, 0, 1), RA, RA }, 3, 0, 0, "jmp T" },
-		{ "ret k", { I(BPF_RET | BPF_K, 0, 0, 0x42) }, 1, 0, 0, "mov $0x42,%eax; ret" },
-		{ "ret a, sls", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 6, "ret; int3" },
-		{ "ret a, rethunk", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 5, "jmp T" },
+		{ "ret k", { I(BPF_RET | BPF_K, 0, 0, 0x42) }, 1, 0, 0, "mov $0x42,%eax; pop %rbp; ret" },
+		{ "ret a, sls", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 6, "pop %rbp; ret; int3" },
+		{ "ret a, rethunk", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 1, 5, "pop %rbp; jmp T" },
 		{ "ld [12] w, one load: slow path in line", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 12), RA }, 2, 0, 0,
-		  "cmp $0x10,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; mov 0xc(%rsi),%eax; bswap %eax" },
+		  "cmp $0x10,%r9d; jae T; mov $0xc,%ecx; mov %r9d,%edx; call T; test %rax,%rax; js T; jmp T; mov 0xc(%rsi),%eax; bswap %eax" },
 		{ "ldb [x+3], one load: slow path in line", { XL, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
-		  "lea 0x4(%rcx),%rdx; cmp %r9,%rdx; jbe T; push %rbp; mov %rsp,%rbp; lea -0x1(%rdx),%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl -0x1(%rsi,%rdx,1),%eax" },
+		  "lea 0x4(%rcx),%rdx; cmp %r9,%rdx; jbe T; lea -0x1(%rdx),%ecx; mov %r9d,%edx; call T; test %rax,%rax; js T; jmp T; movzbl -0x1(%rsi,%rdx,1),%eax" },
 		{ "prologue (packet loads, X)", { I(BPF_MISC | BPF_TXA, 0, 0, 0),
 		  I(BPF_LD | BPF_B | BPF_ABS, 0, 0, 3), RA }, 3,
 		  (u32)-1, 0, want_buf[7] },
-		{ "ret a alone", { RA }, 1, (u32)-1, 0, "xor %eax,%eax" },
+		{ "ret a alone", { RA }, 1, (u32)-1, 0, "push %rbp; mov %rsp,%rbp; xor %eax,%eax" },
 		/* seccomp's rewritten LD|W|ABS: a u32 of struct seccomp_data */
 		{ "seccomp ldx|w|abs [4] (arch)", { I(BPF_LDX | BPF_W | BPF_ABS, 0, 0, 4), RA }, 2, 0, 0,
 		  "mov 0x4(%rdi),%eax" },
-		/* Frames for the ORC unwinder's frame-pointer fallback. */
+		/* Every image has a frame, for the ORC unwinder's frame-pointer fallback. */
 		{ "prologue (frame: M[] on stack, calls)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
 		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 5, (u32)-1, 0,
 		  "push %rbp; mov %rsp,%rbp; sub $0x10,%rsp; xor %eax,%eax" },
@@ -236,43 +248,43 @@ static void test_asm(void)
 		/* Saved around a call: only what an insn after it reads. */
 		{ "anc call, skb and X read after it", { X0, I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(RANDOM)),
 		  I(BPF_LD | BPF_W | BPF_LEN, 0, 0, 0), I(BPF_MISC | BPF_TXA, 0, 0, 0), RA }, 5, 1, 0,
-		  "push %rbp; mov %rsp,%rbp; push %rdi; push %rcx; mov %eax,%esi; mov %ecx,%edx; call T; pop %rcx; pop %rdi; pop %rbp" },
+		  "push %rdi; push %rcx; mov %eax,%esi; mov %ecx,%edx; call T; pop %rcx; pop %rdi" },
 		{ "anc call, M[1] read after it (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1),
 		  I(BPF_ST, 0, 0, 2), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(RANDOM)), I(BPF_LD | BPF_MEM, 0, 0, 1), RA }, 6, 3, 0,
 		  "push %r10; push %r11; mov %eax,%esi; mov %ecx,%edx; call T; pop %r11; pop %r10" },
-		{ "anc call (call-site frame)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 0,
-		  "push %rbp; mov %rsp,%rbp; mov %eax,%esi; mov %ecx,%edx; call T; pop %rbp" },
+		{ "anc call (frame in the prologue)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 0,
+		  "mov %eax,%esi; mov %ecx,%edx; call T" },
 		{ "ld cpu inline (%gs:cpu_number)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2, 0, 5,
 		  "mov %gs:0x94,%eax" },
-		{ "ret a (call-site frame, no leave)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2,
-		  1, 0, "ret" },
+		{ "ret a (frame, no stack: pop rbp)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(CPU)), RA }, 2,
+		  1, 0, "pop %rbp; ret" },
 		{ "ld [12] h, one load: tail (ret0 only)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), RA }, 2,
-		  2, 0, "xor %eax,%eax; ret" },
+		  2, 0, "xor %eax,%eax; pop %rbp; ret" },
 		{ "two h loads: shared slow path", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 3, 0,
-		  "xor %eax,%eax; ret; lea 0x8(%rsp),%rbp; push %rdi; push %rsi; push %r9; lea -0x2(%rdx),%ecx; mov %r9d,%edx; call T; pop %r9; pop %rsi; pop %rdi; test %rax,%rax; jns T; add $0x8,%rsp; pop %rbp; jmp T; ret" },
-		{ "two h loads: in-line call (call-site frame)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  "xor %eax,%eax; pop %rbp; ret; push %rdi; push %rsi; push %r9; lea -0x2(%rdx),%ecx; mov %r9d,%edx; call T; pop %r9; pop %rsi; pop %rdi; ret" },
+		{ "two h loads: call to the shared slow path", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 1, 0,
-		  "cmp $0x10,%r9d; jae T; push %rbp; mov $0x10,%edx; call T; pop %rbp; jmp T; movzwl 0xe(%rsi),%eax; ror $0x8,%ax" },
+		  "cmp $0x10,%r9d; jae T; mov $0x10,%edx; call T; test %rax,%rax; js T; jmp T; movzwl 0xe(%rsi),%eax; ror $0x8,%ax" },
 		{ "two ldb [x+k]: in-line call", { XL, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3),
 		  I(BPF_LD | BPF_B | BPF_IND, 0, 0, 5), RA }, 4, 2, 0,
-		  "lea 0x6(%rcx),%rdx; cmp %r9,%rdx; jbe T; push %rbp; call T; pop %rbp; jmp T; movzbl -0x1(%rsi,%rdx,1),%eax" },
+		  "lea 0x6(%rcx),%rdx; cmp %r9,%rdx; jbe T; call T; test %rax,%rax; js T; jmp T; movzbl -0x1(%rsi,%rdx,1),%eax" },
 		{ "two msh (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
 		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 6, 0,
-		  "xor %eax,%eax; leave; ret; push %rdi; push %rsi; push %r9; push %rax; push %r11; lea -0x1(%rdx),%ecx; mov %r9d,%edx; call T; mov %rax,%rdx; pop %r11; pop %rax; pop %r9; pop %rsi; pop %rdi; test %rdx,%rdx; jns T; add $0x8,%rsp; jmp T; mov %edx,%ecx; and $0xf,%ecx; shl $0x2,%ecx; ret" },
+		  "xor %eax,%eax; leave; ret; push %rdi; push %rsi; push %r9; push %rax; push %r11; lea -0x1(%rdx),%ecx; mov %r9d,%edx; call T; mov %rax,%rdx; pop %r11; pop %rax; pop %r9; pop %rsi; pop %rdi; mov %edx,%ecx; and $0xf,%ecx; shl $0x2,%ecx; ret" },
 		{ "two msh: in-line call (frame: M[] on stack)", { I(BPF_ST, 0, 0, 0), I(BPF_ST, 0, 0, 1), I(BPF_ST, 0, 0, 2),
 		  I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 14), I(BPF_LDX | BPF_B | BPF_MSH, 0, 0, 15), RA }, 6, 3, 0,
-		  "cmp $0xf,%r9d; jae T; mov $0xf,%edx; call T; jmp T; movzbl 0xe(%rsi),%ecx; and $0xf,%ecx; shl $0x2,%ecx" },
+		  "cmp $0xf,%r9d; jae T; mov $0xf,%edx; call T; test %rdx,%rdx; js T; jmp T; movzbl 0xe(%rsi),%ecx; and $0xf,%ecx; shl $0x2,%ecx" },
 		/* ld ifindex first: no device returns A == 0 through ret0, not zeroed first */
 		{ "prologue (ld ifindex first)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(IFINDEX)), RA }, 2,
-		  (u32)-1, 0, "" },
+		  (u32)-1, 0, "push %rbp; mov %rsp,%rbp" },
 		{ "tail (ld ifindex first): ret0", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(IFINDEX)), RA }, 2,
-		  2, 0, "xor %eax,%eax; ret" },
+		  2, 0, "xor %eax,%eax; pop %rbp; ret" },
 		/* X known ("ldx #9" before any jump, or 0 before any write) */
 		{ "ldb [x+3], X not written yet: ldb [3]", { I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), XL, RA }, 3,
-		  0, 0, "cmp $0x4,%r9d; jae T; push %rbp; mov %rsp,%rbp; push %rdi; push %r11; mov $0x3,%ecx; mov %r9d,%edx; call T; pop %r11; pop %rdi; pop %rbp; test %rax,%rax; js T; jmp T; movzbl 0x3(%rsi),%eax" },
+		  0, 0, "cmp $0x4,%r9d; jae T; push %rdi; push %r11; mov $0x3,%ecx; mov %r9d,%edx; call T; pop %r11; pop %rdi; test %rax,%rax; js T; jmp T; movzbl 0x3(%rsi),%eax" },
 		{ "ldb [x+3], X known: ldb [12]", { X0, I(BPF_LD | BPF_B | BPF_IND, 0, 0, 3), RA }, 3, 1, 0,
-		  "cmp $0xd,%r9d; jae T; push %rbp; mov %rsp,%rbp; mov $0xc,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl 0xc(%rsi),%eax" },
+		  "cmp $0xd,%r9d; jae T; mov $0xc,%ecx; mov %r9d,%edx; call T; test %rax,%rax; js T; jmp T; movzbl 0xc(%rsi),%eax" },
 		/* Two calls on every run: skb in rbx, X in r15, pushed once. */
 		{ "prologue (callee-saved)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)),
 		  I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(NLATTR)), RA }, 3, (u32)-1, 0,
@@ -288,19 +300,37 @@ static void test_asm(void)
 		  "mov $0xffdfffff,%ecx; mov %r13d,%edx; mov %rbx,%rdi; mov %r14,%rsi; call T; test %rax,%rax; js T" },
 		/* SKF_LL_OFF + n, SKF_NET_OFF + n: from the header's offset, in line */
 		{ "ldb [SKF_LL_OFF + 0]", { I(BPF_LD | BPF_B | BPF_ABS, 0, 0, SKF_LL_OFF), RA }, 2, 0, 0,
-		  "movzwl 0x26(%rdi),%edx; cmp $0xffff,%edx; je T; add 0x48(%rdi),%rdx; sub %rsi,%rdx; lea 0x1(%rdx),%r11; cmp %r9,%r11; jle T; push %rbp; mov %rsp,%rbp; mov $0xffe00000,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzbl (%rsi,%rdx,1),%eax" },
+		  want_buf[9] },
 		{ "ldh [SKF_NET_OFF + 14]", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, SKF_NET_OFF + 14), RA }, 2, 0, 0,
-		  "movzwl 0x28(%rdi),%edx; add 0x48(%rdi),%rdx; sub %rsi,%rdx; lea 0x10(%rdx),%r11; cmp %r9,%r11; jle T; push %rbp; mov %rsp,%rbp; mov $0xfff0000e,%ecx; mov %r9d,%edx; call T; pop %rbp; test %rax,%rax; js T; jmp T; movzwl 0xe(%rsi,%rdx,1),%eax; ror $0x8,%ax" },
-		{ "bhb exit (call-site frame)", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 2, 4,
-		  "push %rbp; mov %rsp,%rbp; push %rax; push %rcx; call T; pop %rcx; pop %rax; pop %rbp; ret" },
+		  want_buf[10] },
+		{ "bhb exit", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, 2, 4,
+		  "push %rax; push %rcx; call T; pop %rcx; pop %rax; pop %rbp; ret" },
+		/* Linux 6.2+: a tag is present iff skb->vlan_all != 0 */
+		{ "ld vlan_avail (vlan_all)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(VLAN_TAG_PRESENT)), RA },
+		  2, 0, 10, fmt(8, "xor %%eax,%%eax; cmpl $0x0,0x%lx(%%rdi); setne %%al", off_vall) },
+		/* call depth accounting (here: lock incq) before every call */
+		{ "two h loads: call site (call depth)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 1, 11,
+		  "cmp $0x10,%r9d; jae T; mov $0x10,%edx; lock incq D(%rip); call T; test %rax,%rax; js T; jmp T; movzwl 0xe(%rsi),%eax; ror $0x8,%ax" },
+		{ "two h loads: shared slow path (call depth)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 3, 11,
+		  "xor %eax,%eax; pop %rbp; jmp T; push %rdi; push %rsi; push %r9; lea -0x2(%rdx),%ecx; mov %r9d,%edx; lock incq D(%rip); call T; pop %r9; pop %rsi; pop %rdi; jmp T" },
+		/* endbr64 as the environment gives it (the kernel: gen_endbr()) */
+		{ "prologue (endbr)", { I(BPF_LD | BPF_IMM, 0, 0, 1), RA }, 2, (u32)-1, 8, "endbr64; push %rbp; mov %rsp,%rbp" },
 	};
 	unsigned int i;
 
 	snprintf(want_buf[6], sizeof(want_buf[6]),
 		 "mov 0x%lx(%%rdi),%%rdx; test %%rdx,%%rdx; je T; mov 0x%lx(%%rdx),%%eax", off_dev,
 		 off_ifx);
+	snprintf(want_buf[9], sizeof(want_buf[9]),
+		 "movzwl 0x%lx(%%rdi),%%edx; cmp $0xffff,%%edx; je T; add 0x%lx(%%rdi),%%rdx; sub %%rsi,%%rdx; lea 0x1(%%rdx),%%r11; cmp %%r9,%%r11; jle T; mov $0xffe00000,%%ecx; mov %%r9d,%%edx; call T; test %%rax,%%rax; js T; jmp T; movzbl (%%rsi,%%rdx,1),%%eax",
+		 off_mach, off_head);
+	snprintf(want_buf[10], sizeof(want_buf[10]),
+		 "movzwl 0x%lx(%%rdi),%%edx; add 0x%lx(%%rdi),%%rdx; sub %%rsi,%%rdx; lea 0x10(%%rdx),%%r11; cmp %%r9,%%r11; jle T; mov $0xfff0000e,%%ecx; mov %%r9d,%%edx; call T; test %%rax,%%rax; js T; jmp T; movzwl 0xe(%%rsi,%%rdx,1),%%eax; ror $0x8,%%ax",
+		 off_neth, off_head);
 	snprintf(want_buf[7], sizeof(want_buf[7]),
-		 "xor %%ecx,%%ecx; mov 0x%lx(%%rdi),%%rsi; mov 0x%lx(%%rdi),%%r9d; sub 0x%lx(%%rdi),%%r9d",
+		 "push %%rbp; mov %%rsp,%%rbp; xor %%ecx,%%ecx; mov 0x%lx(%%rdi),%%rsi; mov 0x%lx(%%rdi),%%r9d; sub 0x%lx(%%rdi),%%r9d",
 		 off_data, off_len, off_dlen);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_asm_case(&cases[i]);
