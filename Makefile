@@ -1,9 +1,11 @@
-# cbpf-jit: Debian's Linux 6.1 with a direct classic BPF JIT, as a package and
-# a QEMU appliance. The two commands a user needs (README.md):
+# cbpf-jit: Debian's Linux 6.1 and 6.12 with a direct classic BPF JIT, as
+# packages and QEMU appliances. The two commands a user needs (README.md):
 #
 #   make run     build what is stale, boot the appliance on this terminal
-#   make check   host tests, build what is stale, boot headless, gate on the
-#                boot-time report (out/report.json, out/report.txt)
+#                (KERNEL=6.12 for the 6.12 one; default 6.1)
+#   make check   for each kernel (debian/config/targets; KERNEL=... for
+#                one): host tests, build what is stale, boot headless, gate
+#                on the boot-time report (out/KERNEL/report.json, .txt)
 #
 # Developers: make deb | image | test-host | fuzz | bench | soak |
 # check-debug | check-fresh | check-untouched | package-check | repo |
@@ -19,9 +21,9 @@
 
 SHELL := /bin/sh
 HOST_GOALS := check-fresh check-untouched check-sources shell clean
-.PHONY: all run check deb image test-host fuzz bench package-check tree patches-export \
-	patches-import repro repo repo-check lint clean deb-debug image-debug check-debug soak check-fresh \
-	check-untouched check-sources shell deb-amd64 deb-cloud-amd64 check-install
+.PHONY: all run check check-kernel deb image test-host fuzz bench package-check tree patches-export \
+	patches-import repro repo repo-check lint clean deb-debug image-debug check-debug soak check-fresh series-check \
+	check-untouched check-sources shell deb-amd64 deb-cloud-amd64 check-install user-input
 
 # The kernels for users' machines (debian/config/flavours, Kind: machine).
 MACHINE_FLAVOURS := amd64 cloud-amd64
@@ -68,19 +70,29 @@ clean:
 
 else
 # In the build root.
-OUT := out
-DEBS := build/debs
-KSRC := build/linux-dev
+# The kernel series (debian/config/targets): KERNEL, default its Default.
+TARGETS := debian/bin/field debian/config/targets Target
+KERNELS := $(shell $(TARGETS) --all)
+KERNEL ?= $(shell $(TARGETS) --default)
+$(if $(filter $(KERNEL),$(KERNELS)),,$(error KERNEL=$(KERNEL): not one of $(KERNELS) (debian/config/targets)))
+KSOURCE := $(shell $(TARGETS) $(KERNEL) Kernel-Source)
+# Everything of one kernel goes under build/KERNEL and out/KERNEL.
+B := build/$(KERNEL)
+OUT := out/$(KERNEL)
+DEBS := $(B)/debs
+# The developers' kernel tree (make tree).
+KSRC := build/linux-dev-$(KERNEL)
 # The kernel tree of the last vm package build (image/build-debs).
-PKG_KSRC := build/src/vm/build/pkg-vm/linux
-# The patch files in order, relative to patches/.
-SERIES = $(shell grep -v '^\#' patches/series | grep .)
-SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' linux-source-6.1)
-SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/keys image/detect-accel image/boot-check \
-	image/user-files debian/apply-patches debian/bin/gencontrol tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
+PKG_KSRC := $(B)/src/vm/build/pkg-vm/linux
+SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' $(KSOURCE))
+# mkosi.profiles/KERNEL.conf: the appliance of this kernel.
+MKOSI := mkosi --profile $(KERNEL)
+SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/keys image/series image/series-check image/detect-accel \
+	image/boot-check image/user-files image/suite-report debian/apply-patches debian/bin/gencontrol debian/bin/field \
+	tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
 	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
 	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh tests/bench/systemd-syscall-groups \
-	tests/kernel-quick/*.sh tests/install/check-install tests/install/guest-stage image/suite-report \
+	tests/kernel-quick/*.sh tests/install/check-install tests/install/guest-stage \
 	initramfs/hook initramfs/init-top .ci/run
 CHECK_TIMEOUT ?= 2400
 # The debug kernel runs the suite several times slower.
@@ -88,18 +100,17 @@ CHECK_DEBUG_TIMEOUT ?= 9000
 SOAK_SECONDS ?= 600
 
 # Everything a .deb is made of (the source package, image/build-debs, and
-# the linux-source-6.1 of the build root); the image is made of the .debs
-# and image/.
-# The linux-source-6.1 version is an input through a file rewritten when the
-# version changes: the tarball keeps Debian's date, older than our last
-# build after a downgrade or an upgrade to a release built before it.
-SRC_VERSION_FILE := build/linux-source-6.1.version
-$(shell mkdir -p build; [ "$$(cat $(SRC_VERSION_FILE) 2>/dev/null)" = "$(SRC_VERSION)" ] || \
+# the kernel source of the build root); the image is made of the .debs and
+# image/. The kernel source's version is an input through a file rewritten
+# when the version changes: the tarball keeps Debian's date, older than our
+# last build after a downgrade or an upgrade to a release built before it.
+SRC_VERSION_FILE := $(B)/kernel-source.version
+$(shell mkdir -p $(B); [ -f $(SRC_VERSION_FILE) ] && [ "$$(cat $(SRC_VERSION_FILE))" = "$(SRC_VERSION)" ] || \
 	echo "$(SRC_VERSION)" > $(SRC_VERSION_FILE))
 # $(wildcard): git lists a tracked file deleted in the work tree (a renamed patch)
-DEB_INPUTS := $(wildcard $(shell image/build-debs --inputs)) \
-	image/build-debs $(SRC_VERSION_FILE)
-IMAGE_INPUTS := mkosi.conf $(wildcard $(shell git ls-files -co --exclude-standard image mkosi.profiles))
+DEB_INPUTS := $(wildcard $(shell image/build-debs --inputs $(KERNEL))) \
+	image/build-debs image/series $(SRC_VERSION_FILE)
+IMAGE_INPUTS := mkosi.conf $(wildcard $(shell git ls-files image mkosi.profiles))
 
 all: image
 
@@ -111,148 +122,165 @@ deb: $(DEBS)/.stamp
 # newer than it, so the next make builds again.
 $(DEBS)/.stamp: $(DEB_INPUTS)
 	@mkdir -p $(@D) && touch $@.new
-	@image/build-debs vm $(DEBS)
+	@image/build-debs $(KERNEL) vm $(DEBS)
 	@mv $@.new $@
 
 # The other flavours (debian/config/flavours): debug, and the kernels for
 # users' machines, signed with the project's key (image/keys) unless
 # SIGN=no; whether they are signed is an input of their build.
 SIGN ?= yes
-SIGN_FILE := build/sign.$(SIGN)
-$(shell mkdir -p build; [ -f $(SIGN_FILE) ] || { rm -f build/sign.*; touch $(SIGN_FILE); })
-deb-debug $(addprefix deb-,$(MACHINE_FLAVOURS)): deb-%: build/debs-%/.stamp
-build/debs-%/.stamp: $(DEB_INPUTS) $(SIGN_FILE)
+SIGN_FILE := $(B)/sign.$(SIGN)
+$(shell [ -f $(SIGN_FILE) ] || { rm -f $(B)/sign.*; touch $(SIGN_FILE); })
+deb-debug $(addprefix deb-,$(MACHINE_FLAVOURS)): deb-%: $(B)/debs-%/.stamp
+$(B)/debs-%/.stamp: $(DEB_INPUTS) $(SIGN_FILE)
 	@mkdir -p $(@D) && touch $@.new
-	@image/build-debs $* build/debs-$* $(if $(and $(filter $*,$(MACHINE_FLAVOURS)),$(filter yes,$(SIGN))),--sign)
+	@image/build-debs $(KERNEL) $* $(B)/debs-$* $(if $(and $(filter $*,$(MACHINE_FLAVOURS)),$(filter yes,$(SIGN))),--sign)
 	@mv $@.new $@
 
-image: deb build/image/.stamp
-build/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
-	@echo "== building the appliance image with mkosi; log: build/logs/mkosi.log"
-	@mkdir -p build/logs build/image && touch $@.new
+# The appliance image: mkosi.conf and mkosi.profiles/KERNEL.conf.
+image: deb $(B)/image/.stamp
+$(B)/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
+	@echo "== building the Linux $(KERNEL) appliance image with mkosi; log: build/logs/mkosi-$(KERNEL).log"
+	@mkdir -p build/logs $(B)/image && touch $@.new
 	@start=$$(date +%s); \
-	if ! mkosi --force build > build/logs/mkosi.log 2>&1; then \
-	  echo "error: mkosi build failed; last lines of build/logs/mkosi.log:" >&2; \
-	  tail -n 25 build/logs/mkosi.log >&2; exit 1; fi; \
-	echo "   built in $$(($$(date +%s) - start))s: $$(ls build/image/*.raw)"
+	if ! $(MKOSI) --force build > build/logs/mkosi-$(KERNEL).log 2>&1; then \
+	  echo "error: mkosi build failed; last lines of build/logs/mkosi-$(KERNEL).log:" >&2; \
+	  tail -n 25 build/logs/mkosi-$(KERNEL).log >&2; exit 1; fi; \
+	echo "   built in $$(($$(date +%s) - start))s: $$(ls $(B)/image/*.raw)"
 	@mv $@.new $@
 
 # An interactive boot: a root shell with the JIT on. The boot-time suite is
 # not started (make check enables it for its own boots); `cbpf-jit-check`
 # runs it by hand.
-run: image
-	@kvm=$$(image/detect-accel build/image/*.vmlinuz); \
+run: user-input image
+	@kvm=$$(image/detect-accel $(B)/image/*.vmlinuz); \
 	if [ "$$kvm" = kvm ]; then kvm=yes; else kvm=no; fi; \
-	echo "== booting the appliance ($$kvm = KVM; root shell; 'poweroff' to leave)"; \
-	mkosi --qemu-kvm=$$kvm qemu $$(image/user-files --qemu-args)
+	echo "== booting the Linux $(KERNEL) appliance ($$kvm = KVM; root shell; 'poweroff' to leave)"; \
+	$(MKOSI) --qemu-kvm=$$kvm qemu $$(image/user-files --qemu-args)
 
-# The host tests run on the tree the package was built from (patches/ as
-# they are), so make check needs no second kernel tree.
-check: image
-	@$(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(PKG_KSRC)
-	@echo "== booting the appliance headless for the boot-time checks"
-	@image/boot-check $(OUT) $(CHECK_TIMEOUT)
+# Your filter list (FILTERS=), each expression compiled by libpcap before
+# anything is built (image/user-files).
+user-input:
+	@image/user-files --validate
 
-# The appliance with the debug kernel (mkosi.profiles/debug.conf): the whole
-# suite with KASAN, kmemleak, lockdep, UBSAN and fault injection watching.
-image-debug: deb-debug build/image-debug/.stamp
-build/image-debug/.stamp: build/debs-debug/.stamp $(IMAGE_INPUTS)
-	@echo "== building the debug appliance image with mkosi; log: build/logs/mkosi-debug.log"
-	@mkdir -p build/logs build/image-debug && touch $@.new
-	@if ! mkosi --profile debug --force build > build/logs/mkosi-debug.log 2>&1; then \
-	  echo "error: mkosi build failed; last lines of build/logs/mkosi-debug.log:" >&2; \
-	  tail -n 25 build/logs/mkosi-debug.log >&2; exit 1; fi
+# make check: every kernel, or the one KERNEL= names; each is checked even
+# when one before it failed, and the end says which failed.
+CHECK_KERNELS := $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
+check: user-input
+	@failed=; for k in $(CHECK_KERNELS); do \
+	  $(MAKE) --no-print-directory check-kernel KERNEL=$$k || failed="$$failed $$k"; done; \
+	if [ -n "$$failed" ]; then echo "make check: FAILED for Linux$$failed" >&2; exit 1; fi; \
+	echo "make check: passed for Linux $(CHECK_KERNELS)"
+
+# One kernel: the host tests run on the tree its package was built from
+# (its patches/ as they are), then its appliance boots headless.
+check-kernel: image
+	@echo "== Linux $(KERNEL): host tests of the code generator"
+	@$(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(PKG_KSRC) O=$(CURDIR)/tests/host/build/$(KERNEL)
+	@echo "== Linux $(KERNEL): booting the appliance headless for the boot-time checks"
+	@MKOSI_PROFILE=$(KERNEL) image/boot-check $(OUT) $(CHECK_TIMEOUT)
+
+# The appliance with the debug kernel (mkosi.profiles/KERNEL-debug.conf):
+# the whole suite with KASAN, kmemleak, lockdep, UBSAN and fault injection.
+image-debug: deb-debug $(B)/image-debug/.stamp
+$(B)/image-debug/.stamp: $(B)/debs-debug/.stamp $(IMAGE_INPUTS)
+	@echo "== building the debug appliance image with mkosi; log: build/logs/mkosi-$(KERNEL)-debug.log"
+	@mkdir -p build/logs $(B)/image-debug && touch $@.new
+	@if ! mkosi --profile $(KERNEL)-debug --force build > build/logs/mkosi-$(KERNEL)-debug.log 2>&1; then \
+	  echo "error: mkosi build failed; last lines of build/logs/mkosi-$(KERNEL)-debug.log:" >&2; \
+	  tail -n 25 build/logs/mkosi-$(KERNEL)-debug.log >&2; exit 1; fi
 	@mv $@.new $@
 
 check-debug: image-debug
 	@echo "== booting the debug appliance headless for the boot-time checks"
-	@MKOSI_PROFILE=debug BOOT_CMDLINE="cbpfjit.fuzz_programs=2000 cbpfjit.seccomp_fuzz=2000 $${BOOT_CMDLINE:-}" \
+	@MKOSI_PROFILE=$(KERNEL)-debug BOOT_CMDLINE="cbpfjit.fuzz_programs=2000 cbpfjit.seccomp_fuzz=2000 $${BOOT_CMDLINE:-}" \
 	  image/boot-check $(OUT)-debug $(CHECK_DEBUG_TIMEOUT)
 
 # A $(SOAK_SECONDS) s soak (traffic, filter churn, switch toggling), then the
 # kernel log check.
 soak: image
 	@echo "== booting the appliance headless for a $(SOAK_SECONDS)s soak"
-	@BOOT_CMDLINE="cbpfjit.soak=$(SOAK_SECONDS) cbpfjit.sections=kernel,boot,soak,klog" \
+	@MKOSI_PROFILE=$(KERNEL) BOOT_CMDLINE="cbpfjit.soak=$(SOAK_SECONDS) cbpfjit.sections=kernel,boot,soak,klog" \
 	  image/boot-check $(OUT)-soak $$(($(CHECK_TIMEOUT) + $(SOAK_SECONDS)))
 
 # Host-side tests of the code generator, compiled from the kernel tree.
 test-host: tree
-	@if [ -f tests/host/Makefile ]; then $(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(KSRC); \
-	else echo "test-host: no host tests yet"; fi
+	@$(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(KSRC) O=$(CURDIR)/tests/host/build/$(KERNEL)
 
 fuzz: tree
-	$(MAKE) -C tests/host fuzz KSRC=$(CURDIR)/$(KSRC)
+	$(MAKE) -C tests/host fuzz KSRC=$(CURDIR)/$(KSRC) O=$(CURDIR)/tests/host/build/$(KERNEL)
 
 # Instructions per packet: interpreter, upstream path, direct JIT, under
-# QEMU -icount (out/bench/). Uses the kernel of the last package build.
+# QEMU -icount (out/KERNEL/bench/). Uses the kernel of the last package build.
 bench: deb
-	@$(MAKE) --no-print-directory -C tests/bench bench
+	@KDIR=$(CURDIR)/$(PKG_KSRC) OUT=$(CURDIR)/$(OUT)/bench $(MAKE) --no-print-directory -C tests/bench bench
 
-# The developers' kernel tree: pristine linux-source-6.1 (git tag "base")
-# plus patches/ as commits. Created when missing; never committed.
+# The developers' kernel tree: the pristine kernel source (git tag "base")
+# plus patches/KERNEL as commits. Created when missing; never committed.
 tree: $(KSRC)/.git/HEAD
 $(KSRC)/.git/HEAD:
-	@echo "== creating $(KSRC) from /usr/src/linux-source-6.1.tar.xz ($(SRC_VERSION)) + patches/"
+	@echo "== creating $(KSRC) from /usr/src/$(KSOURCE).tar.xz ($(SRC_VERSION)) + patches/$(KERNEL)"
 	@rm -rf $(KSRC) && mkdir -p build
-	@tar -C build -xf /usr/src/linux-source-6.1.tar.xz && mv build/linux-source-6.1 $(KSRC)
+	@tar -C build -xf /usr/src/$(KSOURCE).tar.xz && mv build/$(KSOURCE) $(KSRC)
 	@cd $(KSRC) && git init -q && git add -A -f . && \
-	  git -c user.name=base -c user.email=base@localhost commit -qm 'linux-source-6.1 (pristine)' && git tag base
-	@cd $(KSRC) && for p in $(SERIES); do \
-	  git -c user.name=import -c user.email=import@localhost am -q -3 ../../patches/$$p || \
-	    { echo "error: patches/$$p does not apply to linux-source-6.1 $(SRC_VERSION);" \
-	      "rebase the series: README.md, 'Debian published a new linux-source-6.1'"; exit 1; }; done
+	  git -c user.name=base -c user.email=base@localhost commit -qm '$(KSOURCE) $(SRC_VERSION) (pristine)' && git tag base
+	@image/series apply $(KERNEL) $(KSRC) || \
+	  { echo "error: rebase the series: README.md, 'Following Debian's kernel releases'" >&2; exit 1; }
 
-# Commits on top of "base" in the developers' tree -> patches/ (and back).
-# --abbrev=9: the index lines do not depend on how many objects the tree has.
+# Commits on top of "base" in the developers' tree -> patches/KERNEL (and
+# patches/common for the generator), and back.
 patches-export:
-	@rm -f patches/*.patch
-	@cd $(KSRC) && git format-patch -q --no-numbered --zero-commit --no-signature --abbrev=9 -o ../../patches base..HEAD
-	@cd patches && ls *.patch > series 2>/dev/null || : > series
-	@echo "patches/: $$(grep -c . patches/series) patches"
+	@image/series export $(KERNEL) $(KSRC)
 
 patches-import:
-	@cd $(KSRC) && git reset -q --hard base && for p in $(SERIES); do \
-	  git am -q ../../patches/$$p || { echo "error: patches/$$p does not apply to linux-source-6.1 $(SRC_VERSION)"; exit 1; }; done
-	@echo "$(KSRC): $$(cd $(KSRC) && git rev-list --count base..HEAD) patches applied"
+	@image/series apply $(KERNEL) $(KSRC)
 
 # dpkg -i then dpkg --purge of the packages in a Debian 12 chroot leaves
 # nothing behind (tests/package/README.md).
 package-check: deb
-	@tests/package/check-install-purge
+	@tests/package/check-install-purge --debs $(DEBS)
 
-# An apt repository of the kernels for users' machines (build/repo, signed;
-# REPO_FLAVOURS=amd64 cloud-amd64 for both), with cbpf-jit-enable and
-# cbpf-jit-tests.
+# An apt repository of the kernels for users' machines (build/repo, signed):
+# REPO_FLAVOURS of REPO_KERNELS (both: REPO_FLAVOURS="amd64 cloud-amd64",
+# REPO_KERNELS="6.1 6.12"), with cbpf-jit-enable and cbpf-jit-tests.
 REPO_FLAVOURS ?= cloud-amd64
-repo: $(addprefix deb-,$(REPO_FLAVOURS))
-	@image/make-repo build/repo $(addprefix build/debs-,$(REPO_FLAVOURS))
+REPO_KERNELS ?= $(KERNEL)
+repo:
+	@for k in $(REPO_KERNELS); do for f in $(REPO_FLAVOURS); do \
+	  $(MAKE) --no-print-directory deb-$$f KERNEL=$$k || exit 1; done; done
+	@image/make-repo build/repo $(foreach k,$(REPO_KERNELS),$(addprefix build/$(k)/debs-,$(REPO_FLAVOURS)))
 
 # A Debian 12 machine in QEMU (GRUB, initramfs-tools, Debian's kernel)
 # installs our kernel from the signed repository with apt, boots it through
 # the firmware, GRUB and the initramfs, runs the boot-time suite, purges it
 # and boots Debian's kernel again, as it was (tests/install/check-install).
-# INSTALL_FLAVOUR (in REPO_FLAVOURS), FIRMWARE=bios, uefi or both.
+# INSTALL_FLAVOUR (in REPO_FLAVOURS), FIRMWARE=bios, uefi, uefi-sb or all.
 INSTALL_FLAVOUR ?= cloud-amd64
-FIRMWARE ?= both
+FIRMWARE ?= all
 check-install: repo
-	@for fw in $(if $(filter both,$(FIRMWARE)),bios uefi,$(FIRMWARE)); do \
-	  tests/install/check-install --flavour $(INSTALL_FLAVOUR) --firmware $$fw || exit 1; done
+	@for fw in $(if $(filter all,$(FIRMWARE)),bios uefi uefi-sb,$(FIRMWARE)); do \
+	  tests/install/check-install --kernel $(KERNEL) --flavour $(INSTALL_FLAVOUR) --firmware $$fw || exit 1; done
 
 # apt install from the previous build's repository, apt upgrade from this
 # one, in a fresh Debian 12 root (tests/package/check-repo-upgrade).
 repo-check: repo
-	@tests/package/check-repo-upgrade
+	@FLAVOUR=$(INSTALL_FLAVOUR) tests/package/check-repo-upgrade
 
 # Two package builds from the same inputs in two different directories must
 # give bit-identical .debs.
 repro: deb
-	@tests/repro/check-reproducible
+	@tests/repro/check-reproducible $(B)/source
+
+# What netdev's patch CI checks, for each patch of patches/KERNEL in turn:
+# checkpatch, the build, W=1, sparse, kernel-doc, clang, host tests
+# (image/series-check; about an hour, not part of make check).
+series-check: deb
+	@image/series-check $(KERNEL)
 
 lint: deb tree
-	@echo "== checkpatch --strict"; cd $(KSRC) && for p in $(SERIES); do \
-	  echo "$$p: $$(scripts/checkpatch.pl --strict -q ../../patches/$$p 2>/dev/null | grep -E '^(ERROR|WARNING|CHECK)' | tr '\n' ' ')"; done
-	@echo "== lintian"; lintian --info --pedantic build/source/*.dsc $(DEBS)/*.deb
+	@echo "== checkpatch --strict ($(KSRC)'s)"; for p in $$(image/series list $(KERNEL)); do \
+	  echo "$${p##*/}: $$(cd $(KSRC) && scripts/checkpatch.pl --strict -q $$p 2>/dev/null | grep -E '^(ERROR|WARNING|CHECK)' | tr '\n' ' ')"; done
+	@echo "== lintian"; lintian --info --pedantic $(B)/source/*.dsc $(DEBS)/*.deb
 	@echo "== shellcheck"; shellcheck -S warning $(SHELL_SCRIPTS)
 
 endif
