@@ -24,6 +24,7 @@ for kv in "$@"; do
 	ITER=*) ITER=${kv#ITER=} ;;
 	REPEAT=*) REPEAT=${kv#REPEAT=} ;;
 	TESTBPF=*) TESTBPF=${kv#TESTBPF=} ;;
+	TESTBPF_RANGES=*) TESTBPF_RANGES=$(echo "${kv#TESTBPF_RANGES=}" | tr : ' ') ;;
 	esac
 done
 
@@ -66,7 +67,7 @@ if [ "$TESTBPF" = 1 ]; then
 		say "test_bpf classic tests, mode $m"
 		stats "tb-$m" before
 		dmesg -c > /dev/null
-		for r in 0,35 50,60 517,525 528,604 611,611; do
+		for r in $TESTBPF_RANGES; do
 			insmod /test_bpf.ko test_range=$r 2> /dev/null && rmmod test_bpf
 		done
 		stats "tb-$m" after

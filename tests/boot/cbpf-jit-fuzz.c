@@ -20,11 +20,14 @@
  * A mismatch found by an unprivileged worker is reduced by the (root)
  * parent; it says so in the reproducer if it then does not reproduce.
  *
- * Usage: cbpf-jit-fuzz [--seconds N] [--seed S] [--records FILE]
+ * Usage: cbpf-jit-fuzz [--programs N | --seconds N] [--seed S] [--records FILE]
  *        [--jobs N] [--batch N] [--skbs N] [--max-len N] [--mix-short PCT]
  *        [--priv-only] [--reduce-seconds N] [--decline-ceiling N]
- *        [--programs N] [--min-programs N] [--label TEXT] [--out DIR]
+ *        [--label TEXT] [--out DIR]
  *        cbpf-jit-fuzz --repro FILE [--unpriv]   (re-run a saved reproducer)
+ * --programs N compares N programs however long that takes (the boot-time
+ * suite's way: a verdict counts, it never times); --seconds N, for use by
+ * hand, compares as many as fit in N seconds.
  * --keep-random leaves SKF_AD_RANDOM values live: a self-test that makes
  * mismatches on purpose, to exercise the reduction and the reproducers.
  */
@@ -81,10 +84,9 @@ static unsigned int opt_maxlen = BPF_MAXINSNS, opt_mix_short = 60, opt_reduce_se
  */
 static unsigned int opt_decline_ceiling = 10;
 /* --programs: stop once this many programs were compared (--seconds is
- * then the limit, not the length); --min-programs: the floor of programs
- * compared; --label: a prefix of the record names, for several runs in
- * one report (e.g. "harden=2"). */
-static unsigned long opt_programs, opt_min_progs;
+ * then ignored); --label: a prefix of the record names, for several runs
+ * in one report (e.g. "harden=2"). */
+static unsigned long opt_programs;
 static const char *opt_label;
 static uint64_t opt_seed;
 static const char *opt_records, *opt_out = ".";
@@ -982,10 +984,10 @@ static int interpreter_check(void)
 /* ---- main ---- */
 static void usage(void)
 {
-	fprintf(stderr, "usage: cbpf-jit-fuzz [--seconds N] [--seed S] [--records FILE] [--jobs N]\n"
-			"       [--batch N] [--skbs N] [--max-len N] [--mix-short PCT] [--priv-only]\n"
-			"       [--reduce-seconds N] [--decline-ceiling N] [--programs N]\n"
-			"       [--min-programs N] [--label TEXT] [--out DIR]\n"
+	fprintf(stderr, "usage: cbpf-jit-fuzz [--programs N | --seconds N] [--seed S] [--records FILE]\n"
+			"       [--jobs N] [--batch N] [--skbs N] [--max-len N] [--mix-short PCT]\n"
+			"       [--priv-only] [--reduce-seconds N] [--decline-ceiling N]\n"
+			"       [--label TEXT] [--out DIR]\n"
 			"       cbpf-jit-fuzz --repro FILE [--unpriv]\n");
 	exit(2);
 }
@@ -1009,7 +1011,7 @@ int main(int argc, char **argv)
 		{ "mix-short", 1, 0, 'x' }, { "keep-random", 0, 0, 'K' },
 		{ "priv-only", 0, 0, 'P' }, { "unpriv", 0, 0, 'U' },
 		{ "reduce-seconds", 1, 0, 'D' }, { "decline-ceiling", 1, 0, 'C' },
-		{ "min-programs", 1, 0, 'M' }, { "label", 1, 0, 'L' }, { "programs", 1, 0, 'p' },
+		{ "label", 1, 0, 'L' }, { "programs", 1, 0, 'p' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *repro = NULL;
@@ -1018,7 +1020,7 @@ int main(int argc, char **argv)
 	unsigned long create_diff = 0, ret_diff = 0, jited1 = 0, unbalanced = 0, bad_decl = 0;
 	unsigned long mode0_noise = 0, batches = 0, recounted = 0, accepted = 0, not_direct = 0;
 	unsigned long long_progs = 0, skbs = 0, multi_frag = 0, frag_list = 0;
-	int speed_ok, mix_ok, shapes_ok, interp_ok = 1;
+	int count_ok, mix_ok, shapes_ok, interp_ok = 1;
 	double t_gen = 0, t_run0 = 0, t_run1 = 0;
 	long long named = 0;
 	int (*cmd)[2], (*rep)[2], c, i, nd_ok = 1;
@@ -1044,7 +1046,6 @@ int main(int argc, char **argv)
 		case 'D': opt_reduce_secs = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'C': opt_decline_ceiling = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'x': opt_mix_short = (unsigned int)strtoul(optarg, NULL, 0); break;
-		case 'M': opt_min_progs = strtoul(optarg, NULL, 0); break;
 		case 'p': opt_programs = strtoul(optarg, NULL, 0); break;
 		case 'L': opt_label = optarg; break;
 		default: usage();
@@ -1086,9 +1087,12 @@ int main(int argc, char **argv)
 	       have_classic ? "comparing bpf_jit_classic=0 (conversion) with =1 (direct JIT)" :
 	       "net.core.bpf_jit_classic absent: comparing bpf_jit_enable=0 (interpreter) "
 	       "with =1 (eBPF JIT) instead");
-	printf("cbpf-jit-fuzz: seed %" PRIu64 " seconds %u programs %lu jobs %u batch %u skbs %u "
-	       "max-len %u bpf_jit_harden %s\n", opt_seed, opt_seconds, opt_programs, opt_jobs,
-	       opt_batch, opt_skbs, opt_maxlen, harden);
+	if (opt_programs)
+		printf("cbpf-jit-fuzz: seed %" PRIu64 " programs %lu", opt_seed, opt_programs);
+	else
+		printf("cbpf-jit-fuzz: seed %" PRIu64 " seconds %u", opt_seed, opt_seconds);
+	printf(" jobs %u batch %u skbs %u max-len %u bpf_jit_harden %s\n", opt_jobs, opt_batch,
+	       opt_skbs, opt_maxlen, harden);
 
 	slots = mmap(NULL, sizeof(struct slot) * SLOTS * opt_jobs, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -1120,7 +1124,7 @@ int main(int argc, char **argv)
 		double tbs = now();
 		long long d[ST_NR], decl;
 
-		if (tbs - t0 + tb > opt_seconds || (opt_programs && progs >= opt_programs))
+		if (opt_programs ? progs >= opt_programs : tbs - t0 + tb > opt_seconds)
 			break;
 		/* mode 0 */
 		set_mode(0);
@@ -1293,10 +1297,11 @@ int main(int argc, char **argv)
 		       accepted - not_direct, accepted, not_direct, tot.v[ST_SIZE], tot.v[ST_NOMEM],
 		       tot.v[ST_FB_ALLOC], named, opt_decline_ceiling);
 	}
-	speed_ok = progs > 0 && progs >= opt_min_progs;
-	record("fuzz: throughput", speed_ok, "%lu programs in %.0fs (floor %lu): %.0f "
-	       "programs/s, %.0f runs/s (each program built and run in both modes)", progs,
-	       tlast, opt_min_progs, progs / tlast, runs / tlast);
+	/* A count, never a rate: the time and the rate are figures. */
+	count_ok = progs > 0 && progs >= opt_programs;
+	record("fuzz: programs compared", count_ok, "%lu programs (asked for %lu) in %.0fs: "
+	       "%.0f programs/s, %.0f runs/s (figures, not judged; each program built and run "
+	       "in both modes)", progs, opt_programs, tlast, progs / tlast, runs / tlast);
 	/* Programs of 1,000 insns exist only if --max-len allows them. */
 	mix_ok = progs > 0 && (opt_maxlen < 1000 || long_progs * 50 >= progs);
 	record("fuzz: program mix", mix_ok, "%lu programs, %lu of them >= 1000 instructions "
@@ -1308,5 +1313,5 @@ int main(int argc, char **argv)
 	if (have_classic)
 		interp_ok = interpreter_check();
 	return create_diff || ret_diff || unbalanced || bad_decl || mode0_noise || !nd_ok ||
-	       !speed_ok || !mix_ok || !shapes_ok || !interp_ok;
+	       !count_ok || !mix_ok || !shapes_ok || !interp_ok;
 }

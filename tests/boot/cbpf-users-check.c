@@ -609,12 +609,14 @@ int main(int argc, char **argv)
 			dc = stat_get("compiled") - c0;
 			snprintf(name, sizeof(name), "%s, switch %s", cases[i].name,
 				 on ? "on" : "off (upstream)");
+			record_control = !on;
 			record(name, c0 >= 0 && !strcmp(o, cases[i].want) &&
 			       dc == (on ? cases[i].programs : 0),
 			       "%s (want %s); direct JIT compiled +%ld (want %d)", o, cases[i].want,
 			       dc, on ? cases[i].programs : 0);
 		}
 	}
+	record_control = 0;
 	sysctl_write("bpf_jit_classic", saved);
 	return failures ? 1 : 0;
 }
