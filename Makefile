@@ -177,6 +177,8 @@ check: user-input
 check-kernel: image
 	@echo "== Linux $(KERNEL): host tests of the code generator"
 	@$(MAKE) --no-print-directory -C tests/host test KSRC=$(CURDIR)/$(PKG_KSRC) O=$(CURDIR)/tests/host/build/$(KERNEL)
+	@echo "== Linux $(KERNEL): the mutation gate: each injected miscompilation caught"
+	@$(MAKE) --no-print-directory -C tests/host mutants KSRC=$(CURDIR)/$(PKG_KSRC) O=$(CURDIR)/tests/host/build/$(KERNEL)
 	@echo "== Linux $(KERNEL): booting the appliance headless for the boot-time checks"
 	@MKOSI_PROFILE=$(KERNEL) image/boot-check $(OUT) $(CHECK_TIMEOUT)
 
@@ -193,7 +195,7 @@ $(B)/image-debug/.stamp: $(B)/debs-debug/.stamp $(IMAGE_INPUTS)
 
 check-debug: image-debug
 	@echo "== booting the debug appliance headless for the boot-time checks"
-	@MKOSI_PROFILE=$(KERNEL)-debug BOOT_CMDLINE="cbpfjit.fuzz_programs=2000 cbpfjit.seccomp_fuzz=2000 $${BOOT_CMDLINE:-}" \
+	@MKOSI_PROFILE=$(KERNEL)-debug BOOT_CMDLINE="cbpfjit.fuzz_programs=2000 cbpfjit.fuzz_harden_programs=500 cbpfjit.seccomp_fuzz=2000 cbpfjit.seccomp_fuzz_blinded=500 $${BOOT_CMDLINE:-}" \
 	  image/boot-check $(OUT)-debug $(CHECK_DEBUG_TIMEOUT)
 
 # A $(SOAK_SECONDS) s soak (traffic, filter churn, switch toggling), then the

@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "reach.h"
 #include "refinterp.h"
 
 #include "test_cbpf_jit.h"
@@ -129,6 +130,21 @@ static void record(const char *name, int pass, const char *fmt, ...)
 			name, pass ? "pass" : "fail", detail);
 		fflush(records);
 	}
+}
+
+/* bpf_jit_harden when the run began: 2 blinds every program, 1 those of
+ * unprivileged workers (what the generator's analysis is told, reach.h) */
+static int harden_level;
+
+/* WARN()s of the generator's analysis (tests/host/shim/linux/bug.h) */
+unsigned long host_shim_warn_count;
+static unsigned int reach_failed;
+
+static void reach_record(bool ok, const char *name, const char *detail, void *arg)
+{
+	(void)arg;
+	reach_failed += !ok;
+	record(name, ok, "%s", detail);
 }
 
 /* ---- sysctls and counters ---- */
@@ -320,6 +336,34 @@ static int shape_frags(struct rng *r, struct cbpf_jit_test_skb *d)
 	return list ? 2 : paged - list > size;
 }
 
+/*
+ * What a run of @prog over @tc reaches (reach.h): the reference interpreter
+ * over the model of the same packet and metadata, whose loads take the same
+ * paths as the module's skb (the same linear part), and the fragment
+ * boundaries of the module's layout of @d (cbpf_jit_test_build_skb()).
+ * Returns the run's result.
+ */
+static u32 reach_run(struct reach_stats *st, const struct sock_filter *prog, u32 len,
+		     const u8 *site, const struct test_case *tc,
+		     const struct cbpf_jit_test_skb *d)
+{
+	u32 bounds[MAX_FRAGS + CBPF_JIT_TEST_MAX_FRAG_LIST + 2], n = 0, off, ret;
+	u32 paged_end = d->len - d->frag_list_len, frag = d->frag_size ? d->frag_size : 4096;
+	struct ref_trace t = { .site = site };
+	struct model_dev dev;
+	struct model_skb *skb = tc_build(tc, &dev);
+
+	ret = ref_run_trace(prog, len, skb, NULL, &t);
+	model_skb_free(skb);
+	for (off = d->headlen; off < d->len && n < sizeof(bounds) / sizeof(bounds[0]);
+	     off += off < paged_end ? (paged_end - off < frag ? paged_end - off : frag) :
+				       (d->len - off < frag ? d->len - off : frag))
+		bounds[n++] = off;
+	reach_count_run(st, &t, len,
+			reach_loads(&t, bounds, n, d->frag_list_len ? paged_end : d->len));
+	return ret;
+}
+
 static size_t skbd_size(const struct cbpf_jit_test_skb *d)
 {
 	return sizeof(*d) + ((d->headroom + d->len + 7u) & ~7u);
@@ -422,6 +466,7 @@ struct batch_reply {
 	unsigned long insns, jited1, slots_used, heavy;
 	unsigned long long_progs, skbs, multi_frag, frag_list;	/* >= 1000 insns; skb shapes */
 	unsigned long accepted, not_direct;	/* mode 0 accepted; of those, not direct in mode 1 */
+	struct reach_stats reach;		/* what the runs reach (reference interpreter) */
 	unsigned long nd_first;			/* 1 + index of the first such program (0: none) */
 	double t_gen, t_run0, t_run1;
 };
@@ -477,12 +522,58 @@ static u64 batch_seed(u64 seed, unsigned int batch, unsigned int worker)
 	return rnd64(&r);
 }
 
+/*
+ * One case: a program of the batch's mix and opt_skbs skbs for it, and what
+ * runs of it reach (rep->reach), counted into @rep.  Returns its length.
+ */
+static u32 gen_case(struct rng *r, unsigned int w, struct sock_filter *prog, struct skbd *skbs,
+		    struct batch_reply *rep)
+{
+	static struct test_case tc;
+	static u8 site[BPF_MAXINSNS];
+	unsigned int flags = 0, v = rnd_below(r, 100);
+	u32 len, n = opt_skbs, maxlen = pick_maxlen(r), first = 0, j;
+	bool dependent = false;
+
+	if (v < 2) {
+		flags = GEN_LOAD_HEAVY;
+		maxlen = opt_maxlen;
+		rep->heavy++;
+	} else if (v < 6) {
+		flags = GEN_STD_ONLY;
+	}
+	len = gen_program(r, prog, maxlen, flags);
+	neutralize_random(prog, len);
+	if (ref_check_classic(prog, len))
+		die("generator made an invalid program");
+	reach_sites(prog, len, site, harden_level == 2 ||
+		    (harden_level == 1 && (w & 1) && !opt_priv_only));
+	for (j = 0; j < n; j++) {
+		u32 ret;
+
+		gen_packet(r, &tc);
+		gen_skb_meta(r, &tc, rnd_pct(r, 40));
+		tc_to_skbd(&tc, &skbs[j]);
+		switch (shape_frags(r, &skbs[j].d)) {
+		case 2: rep->frag_list++; break;
+		case 1: rep->multi_frag++; break;
+		}
+		ret = reach_run(&rep->reach, prog, len, site, &tc, &skbs[j].d);
+		if (!j)
+			first = ret;
+		dependent |= ret != first;
+	}
+	reach_count_program(&rep->reach, dependent);
+	rep->skbs += n;
+	rep->long_progs += len >= 1000;
+	return len;
+}
+
 static void worker(unsigned int w, int cmd_fd, int rep_fd)
 {
 	static struct sock_filter prog[BPF_MAXINSNS];
-	static struct test_case tc;
 	static struct skbd skbs[MAX_SKBS];
-	unsigned int per = (opt_batch + opt_jobs - 1) / opt_jobs, batch = 0, i, j;
+	unsigned int per = (opt_batch + opt_jobs - 1) / opt_jobs, batch = 0, i;
 	u8 **reqs = calloc(per, sizeof(*reqs)), *res0 = malloc((size_t)per * MAX_RES);
 	u8 *res1 = malloc(MAX_RES);
 	size_t *lens = calloc(per, sizeof(*lens));
@@ -503,33 +594,10 @@ static void worker(unsigned int w, int cmd_fd, int rep_fd)
 
 		/* generate, run in mode 0 */
 		for (i = 0; i < per; i++) {
-			unsigned int flags = 0, v = rnd_below(&r, 100);
-			u32 len, n = opt_skbs, maxlen = pick_maxlen(&r);
-			double tg;
+			u32 len, n = opt_skbs;
+			double tg = now();
 
-			if (v < 2) {
-				flags = GEN_LOAD_HEAVY;
-				maxlen = opt_maxlen;
-				rep.heavy++;
-			} else if (v < 6) {
-				flags = GEN_STD_ONLY;
-			}
-			tg = now();
-			len = gen_program(&r, prog, maxlen, flags);
-			neutralize_random(prog, len);
-			if (ref_check_classic(prog, len))
-				die("generator made an invalid program");
-			for (j = 0; j < n; j++) {
-				gen_packet(&r, &tc);
-				gen_skb_meta(&r, &tc, rnd_pct(&r, 40));
-				tc_to_skbd(&tc, &skbs[j]);
-				switch (shape_frags(&r, &skbs[j].d)) {
-				case 2: rep.frag_list++; break;
-				case 1: rep.multi_frag++; break;
-				}
-			}
-			rep.skbs += n;
-			rep.long_progs += len >= 1000;
+			len = gen_case(&r, w, prog, skbs, &rep);
 			free(reqs[i]);
 			reqs[i] = malloc(16 + len * 8 + n * sizeof(struct skbd));
 			if (!reqs[i])
@@ -992,6 +1060,35 @@ static void usage(void)
 	exit(2);
 }
 
+/*
+ * --reach-only: the programs and skbs of --programs N (one worker's
+ * stream, seed --seed), run by the reference interpreter alone, and the
+ * depth and reach floors over them; no module, no kernel.  For tuning the
+ * generators on any machine.
+ */
+static int reach_only;
+
+static int do_reach_only(void)
+{
+	static struct sock_filter prog[BPF_MAXINSNS];
+	static struct skbd skbs[MAX_SKBS];
+	struct batch_reply rep = { 0 };
+	unsigned long n = opt_programs ? opt_programs : 10000, i;
+	unsigned int batch = 0;
+
+	while (rep.reach.programs < n) {
+		struct rng r = { batch_seed(opt_seed, batch++, 0) };
+
+		for (i = 0; i < opt_batch && rep.reach.programs < n; i++)
+			gen_case(&r, 0, prog, skbs, &rep);
+	}
+	printf("cbpf-jit-fuzz --reach-only: %lu programs (%lu >= 1000 insns, %lu load-heavy), seed %"
+	       PRIu64 "\n", rep.reach.programs, rep.long_progs, rep.heavy, opt_seed);
+	reach_failed = 0;
+	reach_floors(&rep.reach, (1u << REACH_NR) - 1, reach_record, NULL);
+	return reach_failed ? 1 : 0;
+}
+
 static char saved_enable[32], saved_classic[32];
 
 static void restore_sysctls(void)
@@ -1012,6 +1109,7 @@ int main(int argc, char **argv)
 		{ "priv-only", 0, 0, 'P' }, { "unpriv", 0, 0, 'U' },
 		{ "reduce-seconds", 1, 0, 'D' }, { "decline-ceiling", 1, 0, 'C' },
 		{ "label", 1, 0, 'L' }, { "programs", 1, 0, 'p' },
+		{ "reach-only", 0, 0, 'Q' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *repro = NULL;
@@ -1020,6 +1118,7 @@ int main(int argc, char **argv)
 	unsigned long create_diff = 0, ret_diff = 0, jited1 = 0, unbalanced = 0, bad_decl = 0;
 	unsigned long mode0_noise = 0, batches = 0, recounted = 0, accepted = 0, not_direct = 0;
 	unsigned long long_progs = 0, skbs = 0, multi_frag = 0, frag_list = 0;
+	struct reach_stats reach = { 0 };
 	int count_ok, mix_ok, shapes_ok, interp_ok = 1;
 	double t_gen = 0, t_run0 = 0, t_run1 = 0;
 	long long named = 0;
@@ -1048,6 +1147,7 @@ int main(int argc, char **argv)
 		case 'x': opt_mix_short = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'p': opt_programs = strtoul(optarg, NULL, 0); break;
 		case 'L': opt_label = optarg; break;
+		case 'Q': reach_only = 1; break;
 		default: usage();
 		}
 	}
@@ -1059,12 +1159,15 @@ int main(int argc, char **argv)
 	if (have_classic)
 		sysctl_read("bpf_jit_classic", saved_classic, sizeof(saved_classic));
 	sysctl_read("bpf_jit_harden", harden, sizeof(harden));
+	harden_level = atoi(harden);
 	red_req = malloc(MAX_REQ);
 	if (!red_req)
 		die("out of memory");
 	atexit(restore_sysctls);
 	if (repro)
 		return do_repro(repro);
+	if (reach_only)
+		return do_reach_only();
 
 	if (opt_records) {
 		records = fopen(opt_records, "w");
@@ -1136,6 +1239,7 @@ int main(int argc, char **argv)
 				die("worker %d died", i);
 			sum.rej_conv += r.rej_conv;
 			sum.rej_other += r.rej_other;
+			reach_add(&reach, &r.reach);
 		}
 		stats_read(&s1);
 		for (c = 0; c < ST_NR; c++)
@@ -1310,8 +1414,14 @@ int main(int argc, char **argv)
 	shapes_ok = multi_frag * 100 >= skbs * 3 && frag_list * 100 >= skbs * 3;
 	record("fuzz: skb shapes", shapes_ok, "%lu skbs: %lu paged in small fragments, %lu with "
 	       "a frag_list (floors 3%% each)", skbs, multi_frag, frag_list);
+	/* how deep the runs went and what they reached (reach.h) */
+	reach_failed = 0;
+	/* blinded, the generator makes no jeq search and knows no X */
+	reach_floors(&reach, harden_level == 2 ? ((1u << REACH_NR) - 1) &
+		     ~(1u << REACH_JEQ_SEARCH | 1u << REACH_KNOWN_X) : (1u << REACH_NR) - 1,
+		     reach_record, NULL);
 	if (have_classic)
 		interp_ok = interpreter_check();
 	return create_diff || ret_diff || unbalanced || bad_decl || mode0_noise || !nd_ok ||
-	       !count_ok || !mix_ok || !shapes_ok || !interp_ok;
+	       !count_ok || !mix_ok || !shapes_ok || !interp_ok || reach_failed;
 }

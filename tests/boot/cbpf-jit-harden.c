@@ -1424,6 +1424,75 @@ static void check_pid1(void)
 	       initramfs ? "set" : "not set", direct, classic, detail);
 }
 
+/*
+ * Every other process of the boot with classic socket filters (systemd-udevd,
+ * systemd-networkd, dhclient...): one record each, all compiled directly.
+ * Their sockets are fetched with pidfd_getfd() and asked of test_cbpf_jit,
+ * as PID 1's are.
+ */
+static void check_procs(void)
+{
+	char link[64], path[300], comm[32], name[160];
+	struct dirent *de, *fe;
+	DIR *d = opendir("/proc"), *fd_dir;
+	int nprocs = 0;
+
+	while (d && (de = readdir(d))) {
+		int pid = atoi(de->d_name), pidfd, classic = 0, direct = 0;
+		FILE *f;
+
+		if (pid <= 1 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+		fd_dir = opendir(path);
+		pidfd = syscall(SYS_pidfd_open, pid, 0);
+		while (fd_dir && pidfd >= 0 && (fe = readdir(fd_dir))) {
+			struct cbpf_jit_test_sock_result r;
+			ssize_t n;
+			int fd;
+
+			snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fe->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = 0;
+			if (strncmp(link, "socket:", 7))
+				continue;
+			fd = syscall(SYS_pidfd_getfd, pidfd, atoi(fe->d_name), 0);
+			if (fd < 0)
+				continue;
+			if (!sock_query(fd, &r) && !r.err && r.orig_len) {
+				classic++;
+				direct += !!(r.flags & CBPF_JIT_TEST_IMAGE_DIRECT);
+			}
+			close(fd);
+		}
+		if (fd_dir)
+			closedir(fd_dir);
+		if (pidfd >= 0)
+			close(pidfd);
+		if (!classic)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		comm[0] = 0;
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = 0;
+			comm[strcspn(comm, "\n")] = 0;
+			fclose(f);
+		}
+		nprocs++;
+		snprintf(name, sizeof(name), "boot: %s's classic socket filters compiled by the direct JIT",
+			 comm[0] ? comm : "?");
+		record(name, direct == classic, "pid %d: %d of %d direct", pid, direct, classic);
+	}
+	if (d)
+		closedir(d);
+	if (verbose)
+		fprintf(stderr, "%d processes besides PID 1 with classic socket filters\n", nprocs);
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -1451,5 +1520,6 @@ int main(int argc, char **argv)
 	check_stats_mode();
 	check_module_file();
 	check_pid1();
+	check_procs();
 	return failures ? 1 : 0;
 }

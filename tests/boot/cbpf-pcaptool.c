@@ -28,11 +28,14 @@
  *	ERR_OFF its stderr; LIVE_B/ERR_B: live capture of the TAGGED subset
  *	with the direct JIT off, or "-" when there is none.  Optional
  *	further columns: DECIDE JIT_A JIT_B.  DECIDE: "-" (the expression
- *	must accept at least one and reject at least one of the frames of
- *	ALL, the JIT-on replay, that reach a tap: all but the 802.1Q/802.1ad
- *	frames shorter than 20 bytes, which skb_vlan_untag() drops) or the list's "accepts every frame: ..." /
- *	"accepts no frame: ..." note, or "any ..." (a capture of the user's:
- *	no requirement); JIT_A/JIT_B: who compiled the filter
+ *	must accept at least one and reject at least one of the untagged
+ *	frames of ALL, the JIT-on replay: those libpcap's offline program
+ *	judges), "judged on tagged frames: ..." (the same of the tagged
+ *	frames that reach a tap, all but those shorter than 20 bytes, which
+ *	skb_vlan_untag() drops: the switched-off kernel judges those), the
+ *	list's "accepts every frame: ..." / "accepts no frame: ..." note
+ *	(of all frames that reach a tap), or "any ..." (a capture of the
+ *	user's: no requirement); JIT_A/JIT_B: who compiled the filter
  *	that tcpdump had attached in each round, "direct TAG" (its
  *	bpf_prog_TAG_cbpf_COMM symbol) or anything else ("-": not known).
  *	JIT_A must be "direct ...", JIT_B must not.  Prints one
@@ -1225,7 +1228,8 @@ static void free_list(struct flist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static unsigned long verify_total;	/* frames of the JIT-on replay that reach a tap (-a) */
+/* frames of the JIT-on replay (-a) that reach a tap: untagged, tagged */
+static unsigned long verify_untagged, verify_tagged, verify_total;
 
 /* One expression: append the problems to `why`, the counts to `cnt`. */
 static int verify_one(char **fld, int nfld, char *why, size_t wl, char *cnt, size_t cl)
@@ -1293,9 +1297,16 @@ static int verify_one(char **fld, int nfld, char *why, size_t wl, char *cnt, siz
 					WHY("listed as accepting no frame, accepts %lu of %lu; ", a, verify_total);
 			} else if (!strncmp(dec, "any", 3)) {
 				/* a capture of the user's: reported, not required */
-			} else if (a == 0 || a >= verify_total) {
-				WHY("decides nothing: accepts %lu of %lu frames (extend the corpus, or say "
-				    "why in the list); ", a, verify_total);
+			} else if (!strncmp(dec, "judged on tagged frames", 23)) {
+				/* decides where its oracle, the kernel with the switch off, judges */
+				if (ta.n == 0 || ta.n >= verify_tagged)
+					WHY("decides nothing on the tagged frames: accepts %zu of %lu "
+					    "(extend the corpus); ", ta.n, verify_tagged);
+			} else if (ua.n == 0 || ua.n >= verify_untagged) {
+				/* decides where libpcap's offline program judges it */
+				WHY("decides nothing on the untagged frames, which tcpdump -r judges: "
+				    "accepts %zu of %lu (extend the corpus, or say why in the list); ",
+				    ua.n, verify_untagged);
 			}
 			c += (size_t)snprintf(cnt + c, c < cl ? cl - c : 0, "; accepts %lu of %lu%s%s", a,
 					      verify_total, strcmp(dec, "-") ? ", as listed: " : "",
@@ -1334,10 +1345,14 @@ static int cmd_verify(int argc, char **argv)
 
 			if (read_pcap(optarg, &all, why, sizeof(why)))
 				die("%s", why);
-			verify_total = 0;
-			for (size_t i = 0; i < all.n; i++)
-				verify_total += !(kernel_tagged(all.f[i].data, all.f[i].caplen) &&
-						  all.f[i].caplen < 20);
+			verify_untagged = verify_tagged = 0;
+			for (size_t i = 0; i < all.n; i++) {
+				if (!kernel_tagged(all.f[i].data, all.f[i].caplen))
+					verify_untagged++;
+				else if (all.f[i].caplen >= 20)
+					verify_tagged++;
+			}
+			verify_total = verify_untagged + verify_tagged;
 			free_list(&all);
 		} else {
 			return 2;

@@ -137,6 +137,7 @@ static void gen(struct prog *p)
 					    BPF_OR, BPF_XOR, BPF_LSH, BPF_RSH };
 	static const uint16_t jmp_ops[] = { BPF_JEQ, BPF_JGE, BPF_JGT, BPF_JSET };
 	unsigned int len, i, stored = 0;
+	bool jumped = false;
 
 	if (rnd_pct(&rng, 75))
 		len = 2 + rnd_below(&rng, 30);
@@ -154,14 +155,15 @@ static void gen(struct prog *p)
 			c = 0;
 		if (c < 30) {
 			f->code = BPF_LD | BPF_W | BPF_ABS;
-			/* now and then misaligned or past the end: refused */
-			f->k = rnd_pct(&rng, 1) ? rnd_below(&rng, 80) : 4 * rnd_below(&rng, 16);
+			f->k = 4 * rnd_below(&rng, 16);
 		} else if (c < 55) {
+			jumped = true;
 			f->code = BPF_JMP | jmp_ops[rnd_below(&rng, 4)] | (rnd_pct(&rng, 25) ? BPF_X : BPF_K);
 			f->jt = (uint8_t)rnd_below(&rng, left < 255 ? left + 1 : 256);
 			f->jf = (uint8_t)rnd_below(&rng, left < 255 ? left + 1 : 256);
 			f->k = some_k();
 		} else if (c < 60) {
+			jumped = true;
 			f->code = BPF_JMP | BPF_JA;
 			f->k = rnd_below(&rng, left + 1);
 		} else if (c < 75) {
@@ -170,10 +172,9 @@ static void gen(struct prog *p)
 			} else {
 				f->code = BPF_ALU | alu_ops[rnd_below(&rng, 9)] | (rnd_pct(&rng, 30) ? BPF_X : BPF_K);
 				f->k = some_k();
-				/* shifts of 32 or more, division by 0: refused */
-				if ((BPF_OP(f->code) == BPF_LSH || BPF_OP(f->code) == BPF_RSH) && rnd_pct(&rng, 97))
+				if (BPF_OP(f->code) == BPF_LSH || BPF_OP(f->code) == BPF_RSH)
 					f->k &= 31;
-				if (BPF_OP(f->code) == BPF_DIV && !f->k && rnd_pct(&rng, 97))
+				if (BPF_OP(f->code) == BPF_DIV && !f->k)
 					f->k = 3;
 			}
 		} else if (c < 80) {
@@ -181,30 +182,55 @@ static void gen(struct prog *p)
 			f->k = some_k();
 		} else if (c < 83) {
 			f->code = (rnd_pct(&rng, 50) ? BPF_LD : BPF_LDX) | BPF_W | BPF_LEN;
-		} else if (c < 87) {
+		} else if (c < 89) {
 			f->code = BPF_MISC | (rnd_pct(&rng, 50) ? BPF_TAX : BPF_TXA);
-		} else if (c < 95) {
+		} else if (c < 98) {
 			/* stores, and loads of slots stored on every path before */
 			f->k = rnd_below(&rng, 16);
 			if (!(stored & (1u << f->k)) || rnd_pct(&rng, 40)) {
 				f->code = rnd_pct(&rng, 50) ? BPF_ST : BPF_STX;
-				/* a store at the top is on every path */
-				if (i == 0 || !stored)
+				/* a store before the first jump is on every path */
+				if (!jumped)
 					stored |= 1u << f->k;
 			} else {
 				f->code = (rnd_pct(&rng, 50) ? BPF_LD : BPF_LDX) | BPF_MEM;
 			}
 		} else {
-			f->code = BPF_RET | (rnd_pct(&rng, 70) ? BPF_K : BPF_A);
+			f->code = BPF_RET | (rnd_pct(&rng, 50) ? BPF_K : BPF_A);
 			f->k = some_ret();
 		}
 	}
 	/* returning A makes more results depend on the data */
-	p->insns[len - 1] = (struct sock_filter){ .code = BPF_RET | (rnd_pct(&rng, 50) ? BPF_K : BPF_A),
+	p->insns[len - 1] = (struct sock_filter){ .code = BPF_RET | (rnd_pct(&rng, 30) ? BPF_K : BPF_A),
 						  .k = some_ret() };
 	p->len = len;
 	if (len >= 12 && rnd_pct(&rng, 25))
 		gen_allow_list(p, 1 + rnd_below(&rng, len - 11));
+	/*
+	 * One program in 20 gets one insn seccomp or bpf_check_classic()
+	 * refuses (misaligned or past the end, a shift of 32 or more, a
+	 * division by 0), so that refusals are compared too; the others are
+	 * valid whatever their length.
+	 */
+	if (len >= 2 && rnd_pct(&rng, 5)) {
+		struct sock_filter *f = &p->insns[rnd_below(&rng, len - 1)];
+
+		switch (rnd_below(&rng, 3)) {
+		case 0:
+			*f = (struct sock_filter){ .code = BPF_LD | BPF_W | BPF_ABS,
+						   .k = 64 + rnd_below(&rng, 16) };
+			if (rnd_pct(&rng, 50))
+				f->k = 1 + 4 * rnd_below(&rng, 15) + rnd_below(&rng, 3);
+			break;
+		case 1:
+			*f = (struct sock_filter){ .code = BPF_ALU | BPF_LSH | BPF_K,
+						   .k = 32 + rnd_below(&rng, 32) };
+			break;
+		default:
+			*f = (struct sock_filter){ .code = BPF_ALU | BPF_DIV | BPF_K };
+			break;
+		}
+	}
 	for (i = 0; i < NDATA; i++) {
 		struct seccomp_data *d = &p->data[i];
 		unsigned int a;
@@ -272,6 +298,7 @@ static void dump(const struct prog *p, const struct outcome *on, const struct ou
 struct totals {
 	unsigned long programs, created, refused, mismatches, not_direct, direct_off;
 	unsigned long varied;	/* built programs whose result depends on the data */
+	unsigned long long_progs, long_created;	/* of 232+ insns, and built */
 };
 
 static struct prog batch[BATCH];
@@ -304,6 +331,10 @@ static int campaign(unsigned long count, const char *harden, struct totals *t)
 			int same = a->create_err == b->create_err &&
 				   (a->create_err || !memcmp(a->ret, b->ret, sizeof(a->ret)));
 
+			if (batch[i].len >= 232) {
+				t->long_progs++;
+				t->long_created += !a->create_err;
+			}
 			if (!a->create_err) {
 				t->created++;
 				t->varied += !!memcmp(a->ret, a->ret + 1, sizeof(a->ret) - sizeof(a->ret[0]));
@@ -349,6 +380,15 @@ static void report(const char *what, const struct totals *t, unsigned long floor
 	record(name, t->created > 0 && !t->not_direct && !t->direct_off,
 	       "%lu built: %lu not direct with the switch on, %lu direct with it off",
 	       t->created, t->not_direct, t->direct_off);
+	/* depth: what the programs decide, and that long ones get built */
+	snprintf(name, sizeof(name), "seccomp fuzz%s: built programs whose result depends on the data",
+		 what);
+	record(name, t->created && t->varied * 2 >= t->created,
+	       "%lu of %lu (floor 50%%)", t->varied, t->created);
+	snprintf(name, sizeof(name), "seccomp fuzz%s: programs of 232+ insns built", what);
+	record(name, t->long_progs && t->long_created * 10 >= t->long_progs * 9,
+	       "%lu of %lu (floor 90%%; one program in 20 carries an insn seccomp refuses)",
+	       t->long_created, t->long_progs);
 }
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "diff.h"
+#include "reach.h"
 #include "refinterp.h"
 
 const struct variant variants[] = {
@@ -91,74 +92,6 @@ bool diff_run(const struct sock_filter *p, u32 len, const struct jit_prog *jp, u
 	return ok;
 }
 
-/* Some LD IND is compiled as LD ABS: X is known there (compiled_insn()) */
-static bool has_known_x_load(const struct jit_prog *jp, const struct sock_filter *p)
-{
-	u32 i;
-
-	for (i = 0; i < jp->ctx.x_end; i++)
-		if (BPF_CLASS(p[i].code) == BPF_LD && BPF_MODE(p[i].code) == BPF_IND &&
-		    (i >= jp->ctx.x_from ? jp->ctx.x_val : 0) + p[i].k < (u32)SKF_AD_OFF)
-			return true;
-	return false;
-}
-
-/*
- * Coverage of the generator's peepholes, restated here rather than taken
- * from it: two "add #k"/"sub #k" in a row before the first jump (added as
- * one), and a load of an skb field whose A the next insn overwrites
- * without reading it (not compiled).  The differential run is the oracle.
- */
-static bool add_sub_k(u16 code)
-{
-	return code == (BPF_ALU | BPF_ADD | BPF_K) || code == (BPF_ALU | BPF_SUB | BPF_K);
-}
-
-static bool has_add_run(const struct sock_filter *p, u32 len)
-{
-	u32 i;
-
-	for (i = 0; i + 1 < len && BPF_CLASS(p[i].code) != BPF_JMP; i++)
-		if (add_sub_k(p[i].code) && add_sub_k(p[i + 1].code))
-			return true;
-	return false;
-}
-
-static bool anc_field(const struct sock_filter *f)
-{
-	static const u32 fields[] = { SKF_AD_PROTOCOL, SKF_AD_PKTTYPE, SKF_AD_MARK,
-				      SKF_AD_QUEUE, SKF_AD_RXHASH, SKF_AD_CPU,
-				      SKF_AD_VLAN_TAG, SKF_AD_VLAN_TAG_PRESENT,
-				      SKF_AD_VLAN_TPID };
-	u32 j;
-
-	if (BPF_CLASS(f->code) != BPF_LD || BPF_MODE(f->code) != BPF_ABS)
-		return false;
-	for (j = 0; j < sizeof(fields) / sizeof(fields[0]); j++)
-		if (f->k == (u32)SKF_AD_OFF + fields[j])
-			return true;
-	return false;
-}
-
-static bool has_dead_load(const struct sock_filter *p, u32 len)
-{
-	u32 i;
-
-	for (i = 0; i + 1 < len; i++) {
-		const struct sock_filter *n = &p[i + 1];
-
-		if (anc_field(&p[i]) &&
-		    (anc_field(n) || n->code == (BPF_RET | BPF_K) ||
-		     n->code == (BPF_LD | BPF_IMM) || n->code == (BPF_MISC | BPF_TXA) ||
-		     n->code == (BPF_LD | BPF_W | BPF_LEN) ||
-		     (BPF_CLASS(n->code) == BPF_LD && BPF_MODE(n->code) == BPF_IND) ||
-		     (BPF_CLASS(n->code) == BPF_LD && BPF_MODE(n->code) == BPF_ABS &&
-		      n->k < (u32)SKF_AD_OFF)))
-			return true;
-	}
-	return false;
-}
-
 /* Some step of a jeq search tests an interval of several keys */
 static bool jeq_has_range(const struct jit_prog *jp)
 {
@@ -240,9 +173,18 @@ int diff_compile(const struct sock_filter *p, u32 len, unsigned int v, struct ji
 	st->searched += jp->ctx.jeq_runs;
 	st->ranges += jeq_has_range(jp);
 	st->callee_saved += jp->ctx.callee_saved;
-	st->known_x += has_known_x_load(jp, p);
-	st->add_runs += has_add_run(p, len);
-	st->dead_loads += has_dead_load(p, len);
+	{
+		static u8 site[BPF_MAXINSNS];
+		u8 any = 0;
+		u32 i;
+
+		reach_sites_of(&jp->ctx, p, len, site);
+		for (i = 0; i < len; i++)
+			any |= site[i];
+		st->known_x += (any >> REACH_KNOWN_X) & 1;
+		st->add_runs += (any >> REACH_ADD_RUN) & 1;
+		st->dead_loads += (any >> REACH_DEAD_LOAD) & 1;
+	}
 	return 0;
 }
 

@@ -117,11 +117,46 @@ void gen_fix_mem(struct sock_filter *p, u32 len)
 	}
 }
 
+/*
+ * Deep programs (60% of them, 85% of long ones: gen_program()) run far and decide
+ * things: their packet loads mostly hit the headers every generated packet
+ * has (gen_packet(): Ethernet, IP, a transport header), their branches
+ * compare against values those headers hold with mostly short jumps, and
+ * they rarely return or divide by X before their end.  The others keep
+ * the uniform mix (far jumps, loads anywhere, early returns) that the
+ * encodings and failure paths need.
+ */
+static const u32 header_values[] = {
+	0, 1, 2, 4, 6, 17, 0x11, 0x40, 0x45, 0x60, 0x800, 0x806, 0x86dd, 0x8100, 0x88a8,
+	0xff, 0xffff, 20, 22, 53, 80, 443, 8080, 0x0a000001, 0xc0a80101, 0x08004500,
+};
+
+static u32 deep_imm(struct rng *r)
+{
+	switch (rnd_below(r, 10)) {
+	case 0: case 1: case 2: case 3:
+		return header_values[rnd_below(r, sizeof(header_values) / sizeof(header_values[0]))];
+	case 4: case 5: case 6:
+		return rnd_below(r, 256);
+	case 7: case 8:
+		return rnd_below(r, 65536);
+	default:
+		return rnd_imm(r);
+	}
+}
+
+/* within the first 38 bytes: Ethernet and most of an IPv4 header */
+static u32 deep_abs_off(struct rng *r)
+{
+	return rnd_pct(r, 97) ? rnd_below(r, 35) : rnd_below(r, 64);
+}
+
 static const u16 alu_ops[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_MOD, BPF_AND,
 			       BPF_OR, BPF_XOR, BPF_LSH, BPF_RSH };
 static const u16 jmp_ops[] = { BPF_JEQ, BPF_JGT, BPF_JGE, BPF_JSET };
 
-static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsigned int flags)
+static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsigned int flags,
+		     bool deep)
 {
 	u32 v = rnd_below(r, 100), room = len - pc - 2; /* max forward distance */
 
@@ -136,7 +171,8 @@ static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsi
 			f->code = BPF_ALU | BPF_NEG;
 			return;
 		}
-		if (rnd_pct(r, 35)) {
+		/* deep: few divisions by X, which is often 0 */
+		if (rnd_pct(r, 35) && !(deep && (op == BPF_DIV || op == BPF_MOD) && rnd_pct(r, 80))) {
 			f->code = BPF_ALU | op | BPF_X;
 			return;
 		}
@@ -146,15 +182,17 @@ static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsi
 			f->k &= 31;
 		if ((op == BPF_DIV || op == BPF_MOD) && f->k == 0)
 			f->k = 1 + rnd_below(r, 300);
-	} else if (v < 40) { /* LD ABS, incl. ancillary */
+	} else if (v < 40 || (deep && v < 47 && !rnd_pct(r, 20))) { /* LD ABS, incl. ancillary */
 		f->code = BPF_LD | BPF_ABS | rnd_size(r);
-		if (!(flags & (GEN_STD_ONLY | GEN_LOAD_HEAVY)) && rnd_pct(r, 25))
+		if (!(flags & (GEN_STD_ONLY | GEN_LOAD_HEAVY)) && rnd_pct(r, deep ? 10 : 25))
 			f->k = (u32)SKF_AD_OFF + anc_codes[rnd_below(r, 16)];
 		else
-			f->k = rnd_abs_off(r, flags);
+			f->k = deep ? deep_abs_off(r) : rnd_abs_off(r, flags);
 	} else if (v < 47) { /* LD IND */
 		f->code = BPF_LD | BPF_IND | rnd_size(r);
-		if (rnd_pct(r, 70) || (flags & GEN_STD_ONLY))
+		if (deep)	/* X set just before (gen_program()) */
+			f->k = rnd_below(r, 16);
+		else if (rnd_pct(r, 70) || (flags & GEN_STD_ONLY))
 			f->k = rnd_below(r, 64);
 		else if (rnd_pct(r, 50))
 			f->k = (u32)SKF_NET_OFF + rnd_below(r, 64);
@@ -162,7 +200,8 @@ static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsi
 			f->k = rnd_imm(r);
 	} else if (v < 50) {
 		f->code = BPF_LDX | BPF_MSH | BPF_B;
-		f->k = rnd_abs_off(r, flags);
+		/* deep: mostly the IPv4 header length, as libpcap loads it */
+		f->k = !deep ? rnd_abs_off(r, flags) : rnd_pct(r, 70) ? 14 : deep_abs_off(r);
 	} else if (v < 52) {
 		f->code = rnd_pct(r, 50) ? BPF_LD | BPF_W | BPF_LEN : BPF_LDX | BPF_W | BPF_LEN;
 	} else if (v < 60) {
@@ -176,13 +215,23 @@ static void gen_insn(struct rng *r, struct sock_filter *f, u32 pc, u32 len, unsi
 	} else if (v < 75) {
 		f->code = BPF_MISC | (rnd_pct(r, 50) ? BPF_TAX : BPF_TXA);
 	} else if (v < 93) { /* conditional jump */
-		f->code = BPF_JMP | jmp_ops[rnd_below(r, 4)] | (rnd_pct(r, 30) ? BPF_X : BPF_K);
-		f->k = rnd_imm(r);
-		f->jt = (u8)rnd_jump(r, room < 255 ? room : 255);
-		f->jf = (u8)rnd_jump(r, room < 255 ? room : 255);
+		u16 op = jmp_ops[rnd_below(r, 4)];
+
+		f->code = BPF_JMP | op | (rnd_pct(r, 30) ? BPF_X : BPF_K);
+		if (!deep) {
+			f->k = rnd_imm(r);
+			f->jt = (u8)rnd_jump(r, room < 255 ? room : 255);
+			f->jf = (u8)rnd_jump(r, room < 255 ? room : 255);
+			return;
+		}
+		f->k = op == BPF_JSET ? 1u << rnd_below(r, 16) : deep_imm(r);
+		f->jt = (u8)rnd_jump(r, room < 8 ? room : rnd_pct(r, 95) ? 8 : room < 255 ? room : 255);
+		f->jf = (u8)rnd_jump(r, room < 8 ? room : rnd_pct(r, 95) ? 8 : room < 255 ? room : 255);
 	} else if (v < 97) {
 		f->code = BPF_JMP | BPF_JA;
-		f->k = rnd_jump(r, room);
+		f->k = rnd_jump(r, deep && room > 8 && rnd_pct(r, 95) ? 8 : room);
+	} else if (deep && !rnd_pct(r, 1)) {	/* deep: few early returns */
+		f->code = BPF_MISC | (rnd_pct(r, 50) ? BPF_TAX : BPF_TXA);
 	} else {
 		f->code = BPF_RET | (rnd_pct(r, 50) ? BPF_A : BPF_K);
 		f->k = rnd_imm(r);
@@ -310,6 +359,7 @@ static void gen_add_runs(struct rng *r, struct sock_filter *p, u32 len)
 u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int flags)
 {
 	u32 v = rnd_below(r, 100), len, pc;
+	bool deep;
 
 	if (v < 55)
 		len = 1 + rnd_below(r, 32);
@@ -323,8 +373,17 @@ u32 gen_program(struct rng *r, struct sock_filter *out, u32 maxlen, unsigned int
 		len = 2500 + rnd_below(r, BPF_MAXINSNS - 2500 + 1);
 	if (len > maxlen)
 		len = maxlen;
+	/* deep: most programs, and most of the long ones */
+	deep = rnd_pct(r, len >= 1000 ? 85 : 60);
 	for (pc = 0; pc + 1 < len; pc++)
-		gen_insn(r, &out[pc], pc, len, flags);
+		gen_insn(r, &out[pc], pc, len, flags, deep);
+	/* deep: X is small where ld [x + k] runs (unless a jump skips its ldx) */
+	for (pc = 1; deep && pc + 1 < len; pc++)
+		if (BPF_CLASS(out[pc].code) == BPF_LD && BPF_MODE(out[pc].code) == BPF_IND &&
+		    !(BPF_CLASS(out[pc - 1].code) == BPF_LD && BPF_MODE(out[pc - 1].code) == BPF_IND))
+			out[pc - 1] = rnd_pct(r, 70) ?
+				(struct sock_filter){ BPF_LDX | BPF_IMM, 0, 0, rnd_below(r, 24) } :
+				(struct sock_filter){ BPF_LDX | BPF_MSH | BPF_B, 0, 0, 14 };
 	out[len - 1].code = BPF_RET | (rnd_pct(r, 70) ? BPF_A : BPF_K);
 	out[len - 1].jt = out[len - 1].jf = 0;
 	out[len - 1].k = rnd_imm(r);

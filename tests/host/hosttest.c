@@ -28,6 +28,7 @@
 #include "refinterp.h"
 #ifdef HAVE_JIT
 #include "diff.h"
+#include "reach.h"
 #endif
 
 unsigned long n_passed, n_failed;
@@ -146,6 +147,9 @@ struct worker_result {
 		known_x, add_runs, dead_loads, declined_agree, declined_conservative, pcap,
 		frag_hits;
 	u32 largest_piece;
+#ifdef HAVE_JIT
+	struct reach_stats reach;
+#endif
 	double secs, cpu;
 };
 
@@ -233,6 +237,25 @@ static void check_invalid(struct rng *r, const struct sock_filter *p0, u32 len)
 	jit_free(&jp);
 }
 
+/* The reach bits of a run's loads on a model skb (no frag_list there). */
+static u32 skb_load_bits(const struct model_skb *skb, const struct ref_trace *t)
+{
+	u32 bounds[MODEL_MAX_FRAGS + 1], n = 0, at = skb_headlen_m(skb), i;
+
+	for (i = 0; i < skb->nr_frags; i++) {
+		bounds[n++] = at;
+		at += skb->frags[i].size;
+	}
+	return reach_loads(t, bounds, n, skb->len);
+}
+
+static void reach_check(bool ok, const char *name, const char *detail, void *arg)
+{
+	(void)arg;
+	printf("  %s %s: %s\n", ok ? "ok  " : "FAIL", name, detail);
+	CHECK(ok, "fuzzing %s: %s", name, detail);
+}
+
 /* random valid programs x random skbs: @programs of them, or for @seconds */
 static void fuzz_worker(u64 seed, unsigned long programs, double seconds,
 			struct worker_result *res)
@@ -243,6 +266,8 @@ static void fuzz_worker(u64 seed, unsigned long programs, double seconds,
 	static struct model_skb *skb[POOL];
 	static struct model_dev dev[POOL];
 	struct diff_stats st = { 0 };
+	struct reach_stats reach = { 0 };
+	static u8 site[BPF_MAXINSNS];
 	double t0 = now(), c0 = cpu_now();
 	unsigned long saved = 0, iter = 0;
 	unsigned int j;
@@ -275,10 +300,24 @@ static void fuzz_worker(u64 seed, unsigned long programs, double seconds,
 			check_invalid(&r, p, len);
 		for (k = 0; k < 2; k++)
 			ok[k] = diff_compile(p, len, vs[k], &jp[k], &st, "random") == 0;
+		/* what the runs reach: sites from the plain variant's analysis */
+		if (ok[0])
+			reach_sites_of(&jp[0].ctx, p, len, site);
+		else
+			memset(site, 0, len);
+		u32 first_ret = 0;
+		bool dependent = false;
 		for (k = 0; k < npk; k++) {
+			struct ref_trace t = { .site = site };
 			unsigned int m;
+			u32 ret;
 
 			j = rnd_below(&r, POOL);
+			ret = ref_run_trace(p, len, skb[j], NULL, &t);
+			if (!k)
+				first_ret = ret;
+			dependent |= ret != first_ret;
+			reach_count_run(&reach, &t, len, skb_load_bits(skb[j], &t));
 			for (m = 0; m < 2; m++) {
 				u32 e, g;
 
@@ -313,6 +352,7 @@ static void fuzz_worker(u64 seed, unsigned long programs, double seconds,
 				}
 			}
 		}
+		reach_count_program(&reach, dependent);
 		for (k = 0; k < 2; k++)
 			jit_free(&jp[k]);
 		if (programs ? st.programs >= programs : now() - t0 >= seconds)
@@ -336,6 +376,7 @@ static void fuzz_worker(u64 seed, unsigned long programs, double seconds,
 	res->declined_conservative = st.declined_conservative;
 	res->pcap = st.pcap_checks;
 	res->largest_piece = host_largest_piece;
+	res->reach = reach;
 	res->secs = now() - t0;
 	res->cpu = cpu_now() - c0;
 }
@@ -412,6 +453,7 @@ static void run_fuzz(u64 seed, int jobs, unsigned long programs, double seconds)
 		tot.pcap += one.pcap;
 		if (one.largest_piece > tot.largest_piece)
 			tot.largest_piece = one.largest_piece;
+		reach_add(&tot.reach, &one.reach);
 		tot.cpu += one.cpu;
 	}
 	t = now() - t0;
@@ -447,6 +489,9 @@ static void run_fuzz(u64 seed, int jobs, unsigned long programs, double seconds)
 	CHECK(tot.execs < 100000 || tot.frag_hits * 1000 >= tot.execs,
 	      "only %lu of %lu executions read a load in a first page fragment", tot.frag_hits,
 	      tot.execs);
+	/* what the runs reached (reach.h; the model skbs have no frag_list) */
+	printf("differential fuzzing reached:\n");
+	reach_floors(&tot.reach, ((1u << REACH_NR) - 1) & ~(1u << REACH_FRAG_LIST), reach_check, NULL);
 	/* a count, not a rate: every program asked for was compared */
 	CHECK(!programs || tot.programs == programs, "%lu of %lu programs compared",
 	      tot.programs, programs);

@@ -41,7 +41,7 @@ static int ref_convert_offset(const struct model_skb *skb, int offset)
  * converted program then does "A = 0; exit" (filter.c:541-543).
  */
 static bool ref_load(const struct model_skb *skb, int k, int size, u32 *out,
-		     unsigned int *flags)
+		     unsigned int *flags, struct ref_trace *t)
 {
 	int headlen = (int)skb_headlen_m(skb);
 	int off, i;
@@ -60,6 +60,10 @@ static bool ref_load(const struct model_skb *skb, int k, int size, u32 *out,
 	for (i = 0; i < size; i++)
 		v = v << 8 | model_skb_byte(skb, off + i);
 	*out = v;
+	if (t && off + size > headlen && t->nloads < REF_TRACE_LOADS) {
+		t->loads[t->nloads].off = (u32)off;
+		t->loads[t->nloads++].size = (u32)size;
+	}
 	return true;
 }
 
@@ -131,16 +135,34 @@ static int ref_ancillary(u32 k, const struct model_skb *skb, u32 *a, u32 x)
 u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *skb,
 	    unsigned int *flags)
 {
+	return ref_run_trace(insns, len, skb, flags, NULL);
+}
+
+u32 ref_run_trace(const struct sock_filter *insns, u32 len, const struct model_skb *skb,
+		  unsigned int *flags, struct ref_trace *t)
+{
 	u32 A = 0, X = 0; /* filter.c:603-604: A ^= A; X ^= X */
 	u32 M[BPF_MEMWORDS];
 	u32 pc = 0, v;
 	unsigned int fl = 0;
 	int r;
 
+	if (t) {
+		t->executed = t->reached = t->nloads = 0;
+		t->end = REF_END_RET;
+	}
 	memset(M, 0x5a, sizeof(M)); /* never read before written (checked) */
 	while (pc < len) {
-		const struct sock_filter *f = &insns[pc++];
+		const struct sock_filter *f = &insns[pc];
 		u32 k = f->k;
+
+		if (t) {
+			t->executed++;
+			t->last_pc = pc;
+			if (t->site)
+				t->reached |= t->site[pc];
+		}
+		pc++;
 
 		switch (f->code) {
 		/* filter.c:638-692: ALU maps 1:1 to 32-bit eBPF ALU */
@@ -175,12 +197,12 @@ u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *sk
 		case BPF_ALU | BPF_MOD | BPF_K: A %= k; break;
 		case BPF_ALU | BPF_DIV | BPF_X: /* :681-689 X == 0: return 0 */
 			if (X == 0)
-				goto ret0;
+				goto div0;
 			A /= X;
 			break;
 		case BPF_ALU | BPF_MOD | BPF_X:
 			if (X == 0)
-				goto ret0;
+				goto div0;
 			A %= X;
 			break;
 
@@ -193,14 +215,17 @@ u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *sk
 			if (k >= (u32)SKF_AD_OFF) {
 				fl |= REF_F_ANC;
 				r = ref_ancillary(k, skb, &A, X);
-				if (r == 2)
+				if (r == 2) {
+					if (t)
+						t->end = REF_END_NODEV;
 					goto retA;
+				}
 				if (r == 1)
 					break;
 			}
 			if (!ref_load(skb, (int)k, BPF_SIZE(f->code) == BPF_W ? 4 :
-				      BPF_SIZE(f->code) == BPF_H ? 2 : 1, &v, &fl))
-				goto ret0;
+				      BPF_SIZE(f->code) == BPF_H ? 2 : 1, &v, &fl, t))
+				goto fault;
 			A = v;
 			break;
 		/* :527-529 ARG4 = X + k (64-bit add, helper takes int) */
@@ -211,14 +236,14 @@ u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *sk
 			if ((u64)X + k > 0xffffffffull)
 				fl |= REF_F_NEGOFF;
 			if (!ref_load(skb, (int)(X + k), BPF_SIZE(f->code) == BPF_W ? 4 :
-				      BPF_SIZE(f->code) == BPF_H ? 2 : 1, &v, &fl))
-				goto ret0;
+				      BPF_SIZE(f->code) == BPF_H ? 2 : 1, &v, &fl, t))
+				goto fault;
 			A = v;
 			break;
 		/* :776-800 LDX|B|MSH: X = 4 * ([k] & 0xf), fault -> return 0 */
 		case BPF_LDX | BPF_MSH | BPF_B:
-			if (!ref_load(skb, (int)k, 1, &v, &fl))
-				goto ret0;
+			if (!ref_load(skb, (int)k, 1, &v, &fl, t))
+				goto fault;
 			X = (v & 0xf) << 2;
 			break;
 		/* :853-858 LEN */
@@ -254,7 +279,14 @@ u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *sk
 		}
 	}
 	abort(); /* bpf_check_classic: last insn is RET */
-ret0:
+fault:
+	if (t)
+		t->end = REF_END_LOAD;
+	A = 0;
+	goto retA;
+div0:
+	if (t)
+		t->end = REF_END_DIV0;
 	A = 0;
 retA:
 	if (flags)

@@ -14,6 +14,26 @@
 u32 ref_run(const struct sock_filter *insns, u32 len, const struct model_skb *skb,
 	    unsigned int *flags);
 
+/* How a run ended (ref_trace.end). */
+enum ref_end { REF_END_RET, REF_END_LOAD, REF_END_DIV0, REF_END_NODEV };
+#define REF_TRACE_LOADS 32
+
+/* What one run executed, for the fuzzers' depth floors (reach.h). */
+struct ref_trace {
+	const u8 *site;	/* in: per insn, bits ORed into reached when it runs (or NULL) */
+	u32 executed;	/* insns executed */
+	u32 last_pc;	/* the insn it ended at */
+	u32 reached;	/* the site bits of the executed insns */
+	enum ref_end end;
+	/* packet loads that succeeded past the linear part, data-relative */
+	u32 nloads;
+	struct { u32 off, size; } loads[REF_TRACE_LOADS];
+};
+
+/* ref_run(), and what it executed in *t (t->site read, the rest written). */
+u32 ref_run_trace(const struct sock_filter *insns, u32 len, const struct model_skb *skb,
+		  unsigned int *flags, struct ref_trace *t);
+
 /* Port of bpf_check_classic() (filter.c:1063) incl. check_load_and_stores(). */
 int ref_check_classic(const struct sock_filter *insns, u32 len);
 

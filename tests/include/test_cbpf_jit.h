@@ -53,6 +53,7 @@ struct cbpf_jit_test_result {
 #define CBPF_JIT_TEST_IMAGE_WRITABLE	(1u << 1)	/* a page mapped writable */
 #define CBPF_JIT_TEST_IMAGE_NX		(1u << 2)	/* a page mapped non-executable */
 #define CBPF_JIT_TEST_IMAGE_UNMAPPED	(1u << 3)	/* a page not mapped */
+#define CBPF_JIT_TEST_IMAGE_MUTATED	(1u << 4)	/* corrupted on purpose (mutate=1) */
 
 struct cbpf_jit_test_run {
 	__u32 ret, flags;	/* flags bit 0: not every iteration returned ret */
