@@ -29,6 +29,7 @@
 #ifdef HAVE_JIT
 #include "diff.h"
 #include "reach.h"
+#include "seccomp.h"
 #endif
 
 unsigned long n_passed, n_failed;
@@ -656,6 +657,7 @@ int main(int argc, char **argv)
 	if (!fuzz_only) {
 		test_unit();
 		test_corpus_diff(corpus, nc, seed);
+		test_seccomp_fuzz(seed, 4000);
 		printf("[%.1f s]\n", now() - t_start);
 	}
 	run_fuzz(seed, jobs, programs, seconds);

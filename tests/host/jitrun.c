@@ -307,6 +307,11 @@ __asm__(".text\n"
 u32 jit_run(const struct jit_prog *p, const struct model_skb *skb,
 	    const struct sock_filter *insns)
 {
+	return jit_run_ctx(p, skb, insns);
+}
+
+u32 jit_run_ctx(const struct jit_prog *p, const void *skb, const struct sock_filter *insns)
+{
 	jit_fn f;
 	u32 bad = 0, ret;
 

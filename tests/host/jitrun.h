@@ -41,6 +41,8 @@ int jit_compile(const struct sock_filter *insns, u32 len, const struct jit_opts 
 void jit_free(struct jit_prog *p);
 u32 jit_run(const struct jit_prog *p, const struct model_skb *skb,
 	    const struct sock_filter *insns);
+/* the same with any context: a seccomp filter's struct seccomp_data */
+u32 jit_run_ctx(const struct jit_prog *p, const void *ctx, const struct sock_filter *insns);
 const char *jit_verdict_name(enum cbpf_jit_verdict v);
 extern struct cbpf_jit_env host_env_plain, host_env_hard;
 /* runs that returned with a callee-saved register or rsp changed */
