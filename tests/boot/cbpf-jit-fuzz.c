@@ -466,6 +466,10 @@ struct batch_reply {
 	unsigned long insns, jited1, slots_used, heavy;
 	unsigned long long_progs, skbs, multi_frag, frag_list;	/* >= 1000 insns; skb shapes */
 	unsigned long accepted, not_direct;	/* mode 0 accepted; of those, not direct in mode 1 */
+	/* mode 0 accepted but interpreted: the eBPF JIT failed on the conversion
+	 * (6.2+: blinding that no longer fits, then the interpreter runs it);
+	 * of those, compiled directly in mode 1 (the direct JIT must leave them) */
+	unsigned long interp0, interp0_direct;
 	struct reach_stats reach;		/* what the runs reach (reference interpreter) */
 	unsigned long nd_first;			/* 1 + index of the first such program (0: none) */
 	double t_gen, t_run0, t_run1;
@@ -617,6 +621,8 @@ static void worker(unsigned int w, int cmd_fd, int rep_fd)
 					rep.rej_conv++;
 				else if (rr->create_err)
 					rep.rej_other++;
+				else if (!rr->jited)
+					rep.interp0++;
 				rep.runs += rr->nr_skbs;
 			}
 		}
@@ -627,15 +633,21 @@ static void worker(unsigned int w, int cmd_fd, int rep_fd)
 		/* mode 1: compare */
 		t0 = now();
 		for (i = 0; i < per; i++) {
-			const struct cbpf_jit_test_result *rr = (const void *)res1;
+			const struct cbpf_jit_test_result *rr = (const void *)res1, *r0;
 			int d;
 
 			if (run_req(fd, reqs[i], lens[i], res1, MAX_RES))
 				die("module request failed: %s", strerror(errno));
 			if (!rr->create_err && rr->jited)
 				rep.jited1++;
-			/* per program: what the conversion accepts, the direct JIT compiled */
-			if (!((const struct cbpf_jit_test_result *)(res0 + (size_t)i * MAX_RES))->create_err) {
+			/* per program: what the conversion accepts and its eBPF JIT
+			 * compiles, the direct JIT compiled; what the stock path runs
+			 * interpreted, the direct JIT left to it */
+			r0 = (const void *)(res0 + (size_t)i * MAX_RES);
+			if (!r0->create_err && !r0->jited) {
+				rep.interp0_direct += !rr->create_err &&
+						      !!(rr->image_flags & CBPF_JIT_TEST_IMAGE_DIRECT);
+			} else if (!r0->create_err) {
 				rep.accepted++;
 				if (have_classic && (rr->create_err || !rr->jited ||
 						     !(rr->image_flags & CBPF_JIT_TEST_IMAGE_DIRECT)) &&
@@ -1118,6 +1130,7 @@ int main(int argc, char **argv)
 	unsigned long create_diff = 0, ret_diff = 0, jited1 = 0, unbalanced = 0, bad_decl = 0;
 	unsigned long mode0_noise = 0, batches = 0, recounted = 0, accepted = 0, not_direct = 0;
 	unsigned long long_progs = 0, skbs = 0, multi_frag = 0, frag_list = 0;
+	unsigned long interp0 = 0, interp0_direct = 0;
 	struct reach_stats reach = { 0 };
 	int count_ok, mix_ok, shapes_ok, interp_ok = 1;
 	double t_gen = 0, t_run0 = 0, t_run1 = 0;
@@ -1239,6 +1252,7 @@ int main(int argc, char **argv)
 				die("worker %d died", i);
 			sum.rej_conv += r.rej_conv;
 			sum.rej_other += r.rej_other;
+			sum.interp0 += r.interp0;
 			reach_add(&reach, &r.reach);
 		}
 		stats_read(&s1);
@@ -1249,7 +1263,10 @@ int main(int argc, char **argv)
 		set_mode(1);
 		for (i = 0; i < (int)opt_jobs; i++)
 			xwrite(cmd[i][1], "R", 1);
-		expect_conv = sum.rej_conv;
+		/* declined_conversion: what the conversion rejects, and what its
+		 * eBPF JIT fails on (the stock path then interprets it) */
+		expect_conv = sum.rej_conv + sum.interp0;
+		interp0 += sum.interp0;
 		memset(&sum, 0, sizeof(sum));
 		for (i = 0; i < (int)opt_jobs; i++) {
 			if (!xread(rep[i][0], &r, sizeof(r)))
@@ -1269,6 +1286,7 @@ int main(int argc, char **argv)
 			sum.frag_list += r.frag_list;
 			sum.accepted += r.accepted;
 			sum.not_direct += r.not_direct;
+			sum.interp0_direct += r.interp0_direct;
 			if (r.not_direct && not_direct + sum.not_direct == r.not_direct)
 				printf("fuzz: batch %lu, worker %d: program %lu of the batch accepted by the "
 				       "conversion but not compiled by the direct JIT (first of %lu)\n",
@@ -1294,6 +1312,7 @@ int main(int argc, char **argv)
 		jited1 += sum.jited1;
 		accepted += sum.accepted;
 		not_direct += sum.not_direct;
+		interp0_direct += sum.interp0_direct;
 		decl = 0;
 		for (c = 0; c < ST_NR; c++) {
 			d[c] = s2.v[c] - s1.v[c];
@@ -1384,9 +1403,14 @@ int main(int argc, char **argv)
 	if (have_classic) {
 		record("fuzz: direct JIT compiled every program it does not decline", !unbalanced,
 		       "compiled %lld of %lu, declined_conversion %lld (= %lu rejected by the "
-		       "conversion), declined_size %lld, fallback_alloc %lld, %lu unbalanced batches "
-		       "(%lu recounted)", tot.v[ST_COMPILED], progs, tot.v[ST_CONV], rej,
+		       "conversion + %lu it runs interpreted), declined_size %lld, fallback_alloc %lld, "
+		       "%lu unbalanced batches (%lu recounted)", tot.v[ST_COMPILED], progs,
+		       tot.v[ST_CONV], rej, interp0,
 		       tot.v[ST_SIZE], tot.v[ST_FB_ALLOC], unbalanced, recounted);
+		record("fuzz: what the stock path interprets (its eBPF JIT failed) the direct JIT leaves to it",
+		       !interp0_direct, "%lu programs accepted but interpreted with the switch off "
+		       "(blinding that no longer fits, 6.2+), %lu of them compiled directly with it on",
+		       interp0, interp0_direct);
 		record("fuzz: declines only for documented reasons", !bad_decl,
 		       "declined_opcode %lld, declined_anc %lld, fallback_size %lld, declined_nomem %lld",
 		       tot.v[ST_OPCODE], tot.v[ST_ANC], tot.v[ST_FB_SIZE], tot.v[ST_NOMEM]);
@@ -1423,5 +1447,6 @@ int main(int argc, char **argv)
 	if (have_classic)
 		interp_ok = interpreter_check();
 	return create_diff || ret_diff || unbalanced || bad_decl || mode0_noise || !nd_ok ||
-	       !count_ok || !mix_ok || !shapes_ok || !interp_ok || reach_failed;
+	       !count_ok || !mix_ok || !shapes_ok || !interp_ok || reach_failed ||
+	       (have_classic && interp0_direct);
 }
