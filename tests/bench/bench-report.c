@@ -613,9 +613,11 @@ int main(int argc, char **argv)
 			gm_add(&g_tb_di, tb_sum(&r->t[2][id]), tb_sum(&r->t[0][id]), id, 1);
 		gm_add(&g_tb_ui, tb_sum(&r->t[1][id]), tb_sum(&r->t[0][id]), id, 1);
 	}
-	/* net over the whole corpus: the filters per packet, test_bpf per run */
+	/*
+	 * The headline: the packet filters users run, per packet.  lib/test_bpf
+	 * is a conformance suite, not a workload: reported apart, as seccomp is.
+	 */
 	gm_merge(&g_all_net, &g_net_du);
-	gm_merge(&g_all_net, &g_tb_du);
 	gm_where(w1, sizeof(w1), &g_all_net);
 	gm_where(w2, sizeof(w2), &g_img);
 	gm_where(w3, sizeof(w3), &g_cmp);
@@ -975,9 +977,9 @@ int main(int argc, char **argv)
 	}
 	fprintf(t, "\n  results differing between modes: %d filters; match count != libpcap offline: %d; "
 		"direct mode not compiled by the direct JIT: %d\n", mism, offmis, fallback);
-	fprintf(t, "\nWhole corpus, direct/upstream (targets: geomean net <= 0.5, bytes <= 0.7, "
-		"compile <= 0.6; every program <= 1.0)\n"
-		"  net (%d filters per packet, test_bpf per run): geomean %s, max %s (%s)\n",
+	fprintf(t, "\nPacket filters, direct/upstream (targets: geomean net <= 0.40, max <= 0.90; "
+		"bytes <= 0.60, max <= 0.85; compile <= 0.50, max <= 0.90)\n"
+		"  net (%d filters, per packet): geomean %s, max %s (%s)\n",
 		g_all_net.n, fmtd(b1, gm_val(&g_all_net), 3),
 		fmtd(b2, g_all_net.n ? g_all_net.max : NAN, 3), w1);
 	fprintf(t, "  image bytes (%d filters): geomean %s, max %s (%s)\n", g_img.n,
@@ -1203,8 +1205,12 @@ int main(int argc, char **argv)
 	fprintf(gp, "unset multiplot\n");
 	fclose(gp);
 
-	/* the last line of make bench (run-bench prints it) */
+	/* the last line of make bench (run-bench prints it), after the groups
+	 * reported apart: lib/test_bpf and the harness-own groups (seccomp) */
 	sum = xopen(outdir, "summary.txt");
+	fprintf(sum, "test_bpf_net_geomean=%s test_bpf_net_max=%s test_bpf_tests=%d\n",
+		fmtd(b1, gm_val(&g_tb_du), 3), fmtd(b2, g_tb_du.n ? g_tb_du.max : NAN, 3),
+		g_tb_du.n);
 	for (g = 0; g < ngroup; g++)
 		if (gapart[g])
 			fprintf(sum, "%s_net_geomean=%s %s_net_max=%s %s_net_direct_over_interp=%s "
