@@ -155,8 +155,11 @@ $(B)/image/.stamp: $(DEBS)/.stamp $(IMAGE_INPUTS)
 run: user-input image
 	@kvm=$$(image/detect-accel $(B)/image/*.vmlinuz); \
 	if [ "$$kvm" = kvm ]; then kvm=yes; else kvm=no; fi; \
-	echo "== booting the Linux $(KERNEL) appliance ($$kvm = KVM; root shell; 'poweroff' to leave)"; \
-	$(MKOSI) --qemu-kvm=$$kvm qemu $$(image/user-files --qemu-args)
+	log=build/logs/run-$(KERNEL).log; \
+	echo "== booting the Linux $(KERNEL) appliance ($$kvm = KVM; root shell; 'poweroff' to leave; mkosi's messages: $$log)"; \
+	$(MKOSI) --qemu-kvm=$$kvm qemu $$(image/user-files --qemu-args) 2> $$log || { rc=$$?; \
+	  echo "error: the appliance ended with status $$rc; the last lines of $$log:" >&2; \
+	  tail -n 20 $$log >&2; exit $$rc; }
 
 # Your filter list (FILTERS=), each expression compiled by libpcap before
 # anything is built (image/user-files).
