@@ -21,7 +21,7 @@
 
 SHELL := /bin/sh
 HOST_GOALS := check-fresh check-untouched check-sources shell clean
-.PHONY: all run check check-kernel deb image test-host fuzz bench package-check tree patches-export \
+.PHONY: all run check check-kernel check-slow deb image test-host fuzz bench bench-all package-check tree patches-export \
 	patches-import repro repo repo-check lint clean deb-debug image-debug check-debug soak check-fresh series-check \
 	check-untouched check-sources shell deb-amd64 deb-cloud-amd64 check-install user-input
 
@@ -88,13 +88,14 @@ SRC_VERSION = $(shell dpkg-query -W -f='$${Version}' $(KSOURCE))
 # mkosi.profiles/KERNEL.conf: the appliance of this kernel.
 MKOSI := mkosi --profile $(KERNEL)
 SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/keys image/series image/series-check image/detect-accel \
-	image/boot-check image/user-files image/suite-report debian/apply-patches debian/bin/gencontrol debian/bin/field \
+	image/boot-check image/user-files image/suite-report image/ktap-check debian/apply-patches debian/bin/gencontrol debian/bin/field \
 	tests/boot/cbpf-jit-check tests/boot/tcpdump-check \
 	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
-	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh tests/bench/systemd-syscall-groups \
+	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh tests/bench/systemd-syscall-groups tests/bench/side-by-side tests/host/mutate \
 	tests/kernel-quick/*.sh tests/install/check-install tests/install/guest-stage \
 	initramfs/hook initramfs/init-top .ci/run
-CHECK_TIMEOUT ?= 2400
+# A hang limit, never a verdict: five times the suite on these machines.
+CHECK_TIMEOUT ?= 4200
 # The debug kernel runs the suite several times slower.
 CHECK_DEBUG_TIMEOUT ?= 9000
 SOAK_SECONDS ?= 600
@@ -185,6 +186,12 @@ check-kernel: image
 	@echo "== Linux $(KERNEL): booting the appliance headless for the boot-time checks"
 	@MKOSI_PROFILE=$(KERNEL) image/boot-check $(OUT) $(CHECK_TIMEOUT)
 
+# The same boot with the VM slowed on purpose (one vCPU, a busy loop per
+# host core beside it): no verdict may depend on the machine's speed.
+check-slow: image
+	@echo "== Linux $(KERNEL): booting the appliance slowed on purpose for the boot-time checks"
+	@BOOT_SLOW=1 MKOSI_PROFILE=$(KERNEL) image/boot-check $(OUT)-slow $(CHECK_TIMEOUT)
+
 # The appliance with the debug kernel (mkosi.profiles/KERNEL-debug.conf):
 # the whole suite with KASAN, kmemleak, lockdep, UBSAN and fault injection.
 image-debug: deb-debug $(B)/image-debug/.stamp
@@ -219,6 +226,12 @@ fuzz: tree
 # QEMU -icount (out/KERNEL/bench/). Uses the kernel of the last package build.
 bench: deb
 	@KDIR=$(CURDIR)/$(PKG_KSRC) OUT=$(CURDIR)/$(OUT)/bench $(MAKE) --no-print-directory -C tests/bench bench
+
+# Every kernel's benchmark, then their figures side by side
+# (out/bench-side-by-side.md).
+bench-all:
+	@for k in $(KERNELS); do $(MAKE) --no-print-directory bench KERNEL=$$k || exit 1; done
+	@tests/bench/side-by-side out $(KERNELS)
 
 # The developers' kernel tree: the pristine kernel source (git tag "base")
 # plus patches/KERNEL as commits. Created when missing; never committed.
