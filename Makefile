@@ -93,7 +93,7 @@ SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/keys ima
 	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
 	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh tests/bench/systemd-syscall-groups tests/bench/side-by-side tests/host/mutate \
 	tests/kernel-quick/*.sh tests/install/check-install tests/install/guest-stage \
-	initramfs/hook initramfs/init-top .ci/run
+	initramfs/hooks/cbpf-jit-enable initramfs/scripts/init-top/cbpf-jit-enable .ci/run
 # A hang limit, never a verdict: five times the suite on these machines.
 CHECK_TIMEOUT ?= 4200
 # The debug kernel runs the suite several times slower.
