@@ -11,7 +11,7 @@
 # check-debug | check-fresh | check-untouched | package-check | repo |
 # repo-check | check-install | check-sources | deb-amd64 | deb-cloud-amd64 |
 # repro | tree | patches-export | patches-import | lint | shell | clean
-# (README.md "Working on the kernel").
+# (docs/kernel.md).
 #
 # Every goal but a few runs inside the build root (image/buildroot), a
 # Debian 12 root in /var/cache/cbpf-jit that holds every tool the build
@@ -243,7 +243,7 @@ $(KSRC)/.git/HEAD:
 	@cd $(KSRC) && git init -q && git add -A -f . && \
 	  git -c user.name=base -c user.email=base@localhost commit -qm '$(KSOURCE) $(SRC_VERSION) (pristine)' && git tag base
 	@image/series apply $(KERNEL) $(KSRC) || \
-	  { echo "error: rebase the series: README.md, 'Following Debian's kernel releases'" >&2; exit 1; }
+	  { echo "error: rebase the series: docs/packaging.md, 'Following Debian's kernel releases'" >&2; exit 1; }
 
 # Commits on top of "base" in the developers' tree -> patches/KERNEL (and
 # patches/common for the generator), and back.
