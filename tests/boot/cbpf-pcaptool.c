@@ -6,7 +6,7 @@
  *   gen [-s SEED] [-n FRAMES] [-D] OUT.pcap
  *	Write the deterministic packet corpus (DLT_EN10MB, snaplen 65535):
  *	the same SEED and FRAMES give the same bytes on every machine.
- *	FRAMES random frames, then 15 fixed "decider" frames (not with -D)
+ *	FRAMES random frames, then 17 fixed "decider" frames (not with -D)
  *	that the random ones leave out (gen_decider()).
  *   prep [-m MAXFRAME] IN.pcap ALL.pcap UNTAGGED.pcap TAGGED.pcap
  *	Read a capture (pcap or pcapng, Ethernet only), keep the frames that
@@ -15,7 +15,17 @@
  *	split them: TAGGED holds the frames whose outer ethertype is 0x8100
  *	or 0x88a8 (the receive path moves that tag into skb metadata, so
  *	they are compared live against live), UNTAGGED the others.
- *	Prints "frames N kept K untagged U tagged T short S long L cut C".
+ *	Prints "frames N kept K untagged U tagged T short S long L cut C
+ *	paged P multi M": P kept frames of 4096 bytes or more, which inject
+ *	sends as an skb of page fragments, M of them more than 14 + 32768
+ *	bytes, which are two fragments or more on 6.1 and 6.12 alike.
+ *   gro OUT.pcap
+ *	Write the GRO corpus: GRO_FLOWS TCP flows (IPv4 and IPv6 in turn),
+ *	each GRO_SEGS consecutive segments of GRO_MSS bytes that the receive
+ *	path's GRO may merge into one skb, byte j of segment s of flow f
+ *	being f * 16 + s.  Prints "frames N flows F segment-bytes B".
+ *   offload IFNAME gro|tso on|off
+ *	Switch a device's GRO or TSO (SIOCETHTOOL, as ethtool -K does).
  *   inject [-b BURST] [-g GAP_US] IFNAME FILE.pcap
  *	Send every frame of FILE on IFNAME with an AF_PACKET SOCK_RAW
  *	socket, pausing GAP_US microseconds after every BURST frames.
@@ -46,7 +56,9 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/ethtool.h>
 #include <linux/if_packet.h>
+#include <linux/sockios.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <pcap/pcap.h>
@@ -56,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -832,7 +845,7 @@ static void d_udp(struct pkt *p, unsigned sport, unsigned dport, int len, size_t
 	set16(p, u + 4, len >= 0 ? (unsigned)len : (unsigned)(p->n - u));
 }
 
-#define NDECIDERS 15
+#define NDECIDERS 17
 
 /* Decider I (0 <= I < NDECIDERS) into p; the comment names what it decides. */
 static void gen_decider(struct pkt *p, unsigned i)
@@ -958,6 +971,24 @@ static void gen_decider(struct pkt *p, unsigned i)
 		pbytes(p, ip6s[0], 16);
 		pbytes(p, ip6s[1], 16);
 		break;
+	case 15:	/* ether[39990] = 0x3c, ether[4108:4] = 0x3c3c3c3c: a
+			 * 40,000-byte frame, fragments of 4 KiB on 6.1 */
+		d_eth(p, 0x0800);
+		h = d_ip4(p, 17);
+		d_udp(p, 1234, 5678, -1, 40000 - 14 - 20 - 8, 0x3c);
+		d_ip4_end(p, h, -1);
+		break;
+	case 16:	/* ip6[59000] = 0xc3, ether[32780:4] = 0xc3c3c3c3: a
+			 * 60,000-byte frame, fragments of 32 KiB on 6.12 */
+		d_eth(p, 0x86dd);
+		p32(p, 0x60000000);
+		p16(p, 60000 - 14 - 40);
+		p8(p, 17);
+		p8(p, 64);
+		pbytes(p, ip6s[0], 16);
+		pbytes(p, ip6s[1], 16);
+		d_udp(p, 1234, 5678, -1, 60000 - 14 - 40 - 8, 0xc3);
+		break;
 	default:	/* an 802.1ad tag under 0x9100, which the kernel leaves in
 			 * place: "vlan" offline and live on the same bytes */
 		d_eth(p, 0x9100);
@@ -1024,7 +1055,7 @@ static int cmd_prep(int argc, char **argv)
 	struct pcapw wa, wu, wt;
 	char err[512];
 	uint32_t maxf = 9216 + 14, snap = 0;
-	unsigned kept = 0, tagged = 0, untagged = 0, shrt = 0, lng = 0, cut = 0;
+	unsigned kept = 0, tagged = 0, untagged = 0, shrt = 0, lng = 0, cut = 0, paged = 0, multi = 0;
 	int c;
 
 	while ((c = getopt(argc, argv, "m:")) != -1) {
@@ -1060,6 +1091,15 @@ static int cmd_prep(int argc, char **argv)
 		if (f->caplen < f->len)
 			cut++;
 		kept++;
+		/*
+		 * The skb inject's AF_PACKET send builds: from a page on, all
+		 * but the 14-byte Ethernet header in page fragments of at
+		 * most 4 KiB (6.1) or 32 KiB (6.12) (packet_alloc_skb()).
+		 */
+		if (f->caplen >= 4096)
+			paged++;
+		if (f->caplen > 14 + 32768)
+			multi++;
 		pw_add(&wa, f->data, f->caplen, f->caplen);
 		if (kernel_tagged(f->data, f->caplen)) {
 			tagged++;
@@ -1072,8 +1112,126 @@ static int cmd_prep(int argc, char **argv)
 	pw_close(&wa, argv[optind + 1]);
 	pw_close(&wu, argv[optind + 2]);
 	pw_close(&wt, argv[optind + 3]);
-	printf("frames %zu kept %u untagged %u tagged %u short %u long %u cut %u\n",
-	       in.n, kept, untagged, tagged, shrt, lng, cut);
+	printf("frames %zu kept %u untagged %u tagged %u short %u long %u cut %u paged %u multi %u\n",
+	       in.n, kept, untagged, tagged, shrt, lng, cut, paged, multi);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- gro */
+
+#define GRO_FLOWS	12
+#define GRO_SEGS	8
+#define GRO_MSS		1448
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static uint32_t csum_add(uint32_t sum, const uint8_t *d, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)(d[i] << 8 | d[i + 1]);
+	if (n & 1)
+		sum += (uint32_t)d[n - 1] << 8;
+	return sum;
+}
+
+/*
+ * Segment s of flow f: Ethernet, IPv4 (DF, IDs counting up) or IPv6, TCP
+ * (ACK, consecutive sequence numbers, no options), GRO_MSS bytes; every
+ * checksum right, so GRO's checks merge them (tcp_gro_receive()).
+ */
+static void gro_segment(struct pkt *p, unsigned f, unsigned s)
+{
+	int v6 = f & 1;
+	size_t ip, tcp;
+	uint32_t sum;
+
+	p->n = 0;
+	pbytes(p, (const uint8_t *)"\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
+	p16(p, v6 ? 0x86dd : 0x0800);
+	ip = p->n;
+	if (v6) {
+		p32(p, 0x60000000);
+		p16(p, 20 + GRO_MSS);
+		p8(p, 6);
+		p8(p, 64);
+		pbytes(p, ip6s[0], 16);
+		pbytes(p, ip6s[1], 16);
+	} else {
+		p8(p, 0x45);
+		p8(p, 0);
+		p16(p, 20 + 20 + GRO_MSS);
+		p16(p, 0x100 * f + s);
+		p16(p, 0x4000);
+		p8(p, 64);
+		p8(p, 6);
+		p16(p, 0);
+		p32(p, 0x0a010000 + f);
+		p32(p, 0x0a020000 + f);
+		set16(p, ip + 10, csum_fold(csum_add(0, p->b + ip, 20)));
+	}
+	tcp = p->n;
+	p16(p, 40000 + f);
+	p16(p, 8000);
+	p32(p, 1000 + s * GRO_MSS);
+	p32(p, 1);
+	p8(p, 5 << 4);
+	p8(p, 0x10);
+	p16(p, 512);
+	p16(p, 0);
+	p16(p, 0);
+	for (unsigned j = 0; j < GRO_MSS; j++)
+		p8(p, f * 16 + s);
+	/* the pseudo-header: addresses, protocol, TCP length */
+	if (v6)
+		sum = csum_add(0, p->b + ip + 8, 32);
+	else
+		sum = csum_add(0, p->b + ip + 12, 8);
+	sum += 6 + 20 + GRO_MSS;
+	set16(p, tcp + 16, csum_fold(csum_add(sum, p->b + tcp, 20 + GRO_MSS)));
+}
+
+static int cmd_gro(int argc, char **argv)
+{
+	static struct pkt p;
+	struct pcapw w;
+
+	if (argc != 2)
+		die("usage: gro OUT.pcap");
+	pw_open(&w, argv[1], 65535);
+	for (unsigned f = 0; f < GRO_FLOWS; f++)
+		for (unsigned s = 0; s < GRO_SEGS; s++) {
+			gro_segment(&p, f, s);
+			pw_add(&w, p.b, (uint32_t)p.n, (uint32_t)p.n);
+		}
+	pw_close(&w, argv[1]);
+	printf("frames %u flows %u segment-bytes %u\n", w.n, GRO_FLOWS, GRO_MSS);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- offload */
+
+static int cmd_offload(int argc, char **argv)
+{
+	struct ethtool_value ev = { 0 };
+	struct ifreq ifr = { 0 };
+	int fd;
+
+	if (argc != 4 || (strcmp(argv[2], "gro") && strcmp(argv[2], "tso")) ||
+	    (strcmp(argv[3], "on") && strcmp(argv[3], "off")))
+		die("usage: offload IFNAME gro|tso on|off");
+	ev.cmd = strcmp(argv[2], "gro") ? ETHTOOL_STSO : ETHTOOL_SGRO;
+	ev.data = !strcmp(argv[3], "on");
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", argv[1]);
+	ifr.ifr_data = (char *)&ev;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || ioctl(fd, SIOCETHTOOL, &ifr))
+		die("%s %s %s: %s", argv[1], argv[2], argv[3], strerror(errno));
+	close(fd);
 	return 0;
 }
 
@@ -1391,10 +1549,14 @@ int main(int argc, char **argv)
 		return cmd_gen(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "prep"))
 		return cmd_prep(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "gro"))
+		return cmd_gro(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "offload"))
+		return cmd_offload(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "inject"))
 		return cmd_inject(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "verify"))
 		return cmd_verify(argc - 1, argv + 1);
-	fprintf(stderr, "usage: cbpf-pcaptool gen|prep|inject|verify ...\n");
+	fprintf(stderr, "usage: cbpf-pcaptool gen|prep|gro|offload|inject|verify ...\n");
 	return 2;
 }
