@@ -15,17 +15,20 @@
  * end).
  *
  * The receive path builds the skb shapes a NIC and the IP stack give
- * filters, not only linear ones (RX_IF's MTU must take 65,000-byte frames):
+ * filters, not only linear ones (both ends' MTU must take 65,000-byte
+ * frames, and RX_IF needs an IPv4 address: section soak gives it
+ * 192.0.2.2/24):
  *  - every 16th frame is a jumbo frame of 33,000-65,000 bytes: AF_PACKET
  *    puts all but its 14-byte Ethernet header into page fragments of at
  *    most 4 KiB (6.1) or 32 KiB (6.12), so the workers' filters load
  *    across fragments (packet_alloc_skb(), alloc_skb_with_frags());
  *  - a second sender writes IPv4 fragments of UDP datagrams to RX_IF's
- *    address (RX_IP, port 7777), each fragment a small linear skb, and
- *    a datagram receiver attaches the filters of the second table to UDP
- *    sockets: ip_defrag() chains such fragments into one skb with a
- *    frag_list (inet_frag_reasm_finish(): their heads cannot be
- *    coalesced), which sk_filter() hands to the filter.
+ *    address, port 7777 (from address ^ 3 in the same subnet), each
+ *    fragment a small linear skb, and a datagram receiver attaches the
+ *    filters of the second table to UDP sockets: ip_defrag() chains such
+ *    fragments into one skb with a frag_list (inet_frag_reasm_finish():
+ *    their heads cannot be coalesced), which sk_filter() hands to the
+ *    filter.
  * Records, "name<TAB>pass|fail<TAB>detail", on standard output: frames
  * sent per second, filters attached, frames checked, multi-fragment frames
  * and frag_list datagrams checked, mismatches.
