@@ -394,6 +394,23 @@ static void l4(struct pkt *p, unsigned proto, size_t total)
 		set16(p, udp + 4, (unsigned)(p->n - udp));
 }
 
+/* The Internet checksum: csum_add() sums 16-bit words, csum_fold() ends it. */
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static uint32_t csum_add(uint32_t sum, const uint8_t *d, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)(d[i] << 8 | d[i + 1]);
+	if (n & 1)
+		sum += (uint32_t)d[n - 1] << 8;
+	return sum;
+}
+
 static unsigned ip4proto(void)
 {
 	static const uint8_t protos[] = { 6, 6, 6, 17, 17, 17, 1, 1, 2, 47, 50, 51, 89, 103, 112, 132, 4, 41 };
@@ -405,7 +422,7 @@ static void ipv4(struct pkt *p, unsigned proto, int frag, size_t total)
 {
 	size_t h = p->n;
 	unsigned ihl = chance(20) ? 6 + rn(10) : 5;
-	unsigned fo = 0, sum = 0;
+	unsigned fo = 0;
 
 	if (frag) {
 		unsigned kind = rn(3);	/* first, middle, last */
@@ -436,11 +453,7 @@ static void ipv4(struct pkt *p, unsigned proto, int frag, size_t total)
 	}
 	l4(p, proto, total);
 	set16(p, h + 2, (unsigned)(p->n - h > 65535 ? 65535 : p->n - h));
-	for (unsigned i = 0; i < ihl * 2; i++)
-		sum += (unsigned)(p->b[h + 2 * i] << 8 | p->b[h + 2 * i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	set16(p, h + 10, ~sum & 0xffff);
+	set16(p, h + 10, csum_fold(csum_add(0, p->b + h, ihl * 4)));
 }
 
 /* IPv6 with a chain of extension headers (count 0-4), then `proto`. */
@@ -805,14 +818,8 @@ static size_t d_ip4(struct pkt *p, unsigned proto)
 
 static void d_ip4_end(struct pkt *p, size_t h, int totlen)
 {
-	unsigned sum = 0;
-
 	set16(p, h + 2, totlen >= 0 ? (unsigned)totlen : (unsigned)(p->n - h));
-	for (unsigned i = 0; i < 10; i++)
-		sum += (unsigned)(p->b[h + 2 * i] << 8 | p->b[h + 2 * i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	set16(p, h + 10, ~sum & 0xffff);
+	set16(p, h + 10, csum_fold(csum_add(0, p->b + h, 20)));
 }
 
 /* TCP header (ports 40000 -> 8000), FLAGS, WINDOW, then PAYLOAD zero bytes. */
@@ -1122,22 +1129,6 @@ static int cmd_prep(int argc, char **argv)
 #define GRO_FLOWS	12
 #define GRO_SEGS	8
 #define GRO_MSS		1448
-
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-static uint32_t csum_add(uint32_t sum, const uint8_t *d, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += (uint32_t)(d[i] << 8 | d[i + 1]);
-	if (n & 1)
-		sum += (uint32_t)d[n - 1] << 8;
-	return sum;
-}
 
 /*
  * Segment s of flow f: Ethernet, IPv4 (DF, IDs counting up) or IPv6, TCP
