@@ -9,7 +9,7 @@
 #
 # Developers: make deb | image | test-host | fuzz | bench | soak |
 # check-debug | check-fresh | check-untouched | package-check | repo |
-# repo-check | check-install | check-sources | deb-amd64 | deb-cloud-amd64 |
+# repo-check | check-install | autopkgtest | check-sources | deb-amd64 | deb-cloud-amd64 |
 # repro | tree | patches-export | patches-import | lint | shell | clean
 # (docs/kernel.md).
 #
@@ -23,13 +23,13 @@ SHELL := /bin/sh
 HOST_GOALS := check-fresh check-untouched check-sources shell clean
 .PHONY: all run check check-kernel check-slow deb image test-host fuzz bench bench-all package-check tree patches-export \
 	patches-import repro repo repo-check lint clean deb-debug image-debug check-debug soak check-fresh series-check \
-	check-untouched check-sources shell deb-amd64 deb-cloud-amd64 check-install user-input
+	check-untouched check-sources shell deb-amd64 deb-cloud-amd64 check-install autopkgtest user-input
 
 # The kernels for users' machines (debian/config/flavours, Kind: machine).
 MACHINE_FLAVOURS := amd64 cloud-amd64
 # Goals that sign (packages for users' machines, the repository): the build
 # root then sees the project's keys (image/keys).
-SIGNING_GOALS := $(addprefix deb-,$(MACHINE_FLAVOURS)) repo repo-check check-install
+SIGNING_GOALS := $(addprefix deb-,$(MACHINE_FLAVOURS)) repo repo-check check-install autopkgtest
 
 ifeq ($(CBPFJIT_IN_BUILDROOT),)
 # On the host: hand the goals to make in the build root (created on first
@@ -93,6 +93,7 @@ SHELL_SCRIPTS := image/buildroot image/build-debs image/make-repo image/keys ima
 	tests/repro/check-reproducible tests/package/check-install-purge tests/package/check-repo-upgrade tests/fresh/check-fresh-host \
 	tests/fresh/check-untouched tests/fresh/host-state tests/sources/check-sources tests/bench/run-bench tests/bench/guest-init.sh tests/bench/systemd-syscall-groups tests/bench/side-by-side tests/host/mutate \
 	tests/kernel-quick/*.sh tests/install/check-install tests/install/guest-stage \
+	tests/autopkgtest/qemu-testbed tests/autopkgtest/run-autopkgtest debian/tests/boot-time-suite \
 	initramfs/hooks/cbpf-jit-enable initramfs/scripts/init-top/cbpf-jit-enable .ci/run
 # A hang limit, never a verdict: five times the suite on these machines.
 CHECK_TIMEOUT ?= 4200
@@ -278,6 +279,16 @@ FIRMWARE ?= all
 check-install: repo
 	@for fw in $(if $(filter all,$(FIRMWARE)),bios uefi uefi-sb,$(FIRMWARE)); do \
 	  tests/install/check-install --kernel $(KERNEL) --flavour $(INSTALL_FLAVOUR) --firmware $$fw || exit 1; done
+
+# Debian's autopkgtest runs debian/tests (the boot-time suite, a package
+# test of cbpf-jit-tests) with the cloud-amd64 packages on a Debian 12
+# machine in QEMU that reboots into our kernel through GRUB
+# (tests/autopkgtest/run-autopkgtest). AUTOPKGTEST_SECTIONS: the suite's
+# sections (default: all an installed machine runs).
+# AUTOPKGTEST_CONTROL=switch-off: the run that must go red.
+autopkgtest: deb-cloud-amd64
+	@CBPFJIT_SECTIONS="$(AUTOPKGTEST_SECTIONS)" tests/autopkgtest/run-autopkgtest --kernel $(KERNEL) \
+	  --debs $(B)/debs-cloud-amd64 $(if $(AUTOPKGTEST_CONTROL),--control $(AUTOPKGTEST_CONTROL))
 
 # apt install from the previous build's repository, apt upgrade from this
 # one, in a fresh Debian 12 root (tests/package/check-repo-upgrade).
