@@ -12,6 +12,7 @@ const char *const reach_name[REACH_NR] = {
 	[REACH_KNOWN_X] = "ld [x + k] at a known X",
 	[REACH_DEAD_LOAD] = "an skb field load nobody reads",
 	[REACH_CALLEE_SAVED] = "state in callee-saved registers",
+	[REACH_BE] = "a load left in network byte order",
 	[REACH_SLOW_PATH] = "a load past the linear part",
 	[REACH_STRADDLE] = "a load across two fragments",
 	[REACH_FRAG_LIST] = "a load from the frag_list",
@@ -58,6 +59,8 @@ void reach_sites_of(const struct cbpf_jit_ctx *c, const struct sock_filter *p, u
 		/* the generator's own decisions */
 		if (c->jeq_runs && c->jeq && c->jeq[i].end)
 			site[i] |= 1u << REACH_JEQ_SEARCH;
+		if (c->be_loads && c->jeq[i].be && BPF_CLASS(p[i].code) == BPF_LD)
+			site[i] |= 1u << REACH_BE;
 		if (i < c->x_end && BPF_CLASS(p[i].code) == BPF_LD &&
 		    BPF_MODE(p[i].code) == BPF_IND &&
 		    (i >= c->x_from ? c->x_val : 0) + p[i].k < (u32)SKF_AD_OFF)

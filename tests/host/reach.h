@@ -23,6 +23,7 @@ enum reach_kind {
 	REACH_KNOWN_X,		/* ld [x + k] at a known X, compiled as ld [k] */
 	REACH_DEAD_LOAD,	/* an skb field load nobody reads, not compiled */
 	REACH_CALLEE_SAVED,	/* skb, data, headlen, X in callee-saved registers */
+	REACH_BE,		/* a load left in network byte order, compared so */
 	/* from the loads a run made (reach_loads()) */
 	REACH_SLOW_PATH,	/* a load past the linear part */
 	REACH_STRADDLE,		/* a load across two fragments (or head and fragment) */

@@ -139,6 +139,7 @@ static void test_asm(void)
 	const long off_neth = (long)offsetof(struct model_skb, network_header);
 	const long off_head = (long)offsetof(struct model_skb, head);
 	const struct sock_filter RA = I(BPF_RET | BPF_A, 0, 0, 0);
+	const struct sock_filter R0 = I(BPF_RET | BPF_K, 0, 0, 0), R1 = I(BPF_RET | BPF_K, 0, 0, 1);
 	const struct sock_filter X0 = I(BPF_LDX | BPF_IMM, 0, 0, 9); /* makes X live */
 	/* X unknown to the JIT (not a lone "ldx #k"): ld [x + k] stays indirect */
 	const struct sock_filter XL = I(BPF_LDX | BPF_W | BPF_LEN, 0, 0, 0);
@@ -308,6 +309,41 @@ static void test_asm(void)
 		/* Linux 6.2+: a tag is present iff skb->vlan_all != 0 */
 		{ "ld vlan_avail (vlan_all)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(VLAN_TAG_PRESENT)), RA },
 		  2, 0, 10, fmt(8, "xor %%eax,%%eax; cmpl $0x0,0x%lx(%%rdi); setne %%al", off_vall) },
+		/* loads only compared with constants: left in network byte order */
+		{ "ldh [12]; jeq #0x800: slow path in line, no ror on the fast one",
+		  { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x800), R1, R0 },
+		  4, 0, 0,
+		  "cmp $0xe,%r9d; jae T; mov $0xc,%ecx; mov %r9d,%edx; call T; test %rax,%rax; js T; ror $0x8,%ax; jmp T; movzwl 0xc(%rsi),%eax" },
+		{ "ldh [12]; jeq #0x800: cmp $0x8", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x800), R1, R0 }, 4, 1, 0, "cmp $0x8,%eax; jne T" },
+		{ "ldh [x+14]; jeq #80: cmp ax, imm16", { XL, I(BPF_LD | BPF_H | BPF_IND, 0, 0, 14),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 80), R1, R0 }, 5, 2, 0, "cmp $0x5000,%ax; jne T" },
+		{ "ldh [20]; jset #0x1fff: swapped mask", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 20),
+		  I(BPF_JMP | BPF_JSET | BPF_K, 0, 1, 0x1fff), R1, R0 }, 4, 1, 0, "test $0xff1f,%eax; je T" },
+		{ "ldh [20]; jset #0x40: test ah", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 20),
+		  I(BPF_JMP | BPF_JSET | BPF_K, 0, 1, 0x40), R1, R0 }, 4, 1, 0, "test $0x40,%ah; je T" },
+		{ "ld [26]; jeq #0x0a000001: bswapped key", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 26),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x0a000001), R1, R0 }, 4, 1, 0,
+		  "cmp $0x100000a,%eax; jne T" },
+		{ "ldh [12]; jeq #0x10000: no half-word equals it", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x10000), R1, R0 }, 4, 1, 0, "cmp $0x10000,%eax; jne T" },
+		{ "ldh [12]; jgt: host order", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_JMP | BPF_JGT | BPF_K, 0, 1, 0x800), R1, R0 }, 4, 1, 0, "cmp $0x800,%eax; jbe T" },
+		{ "ldh [12]; jeq, then ret a: host order", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x800), RA, R0 }, 4, 1, 0, "cmp $0x800,%eax; jne T" },
+		{ "two ldh merged before a jeq: one group, in network order", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 1), I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x800), R1, R0 }, 6, 3, 0, "cmp $0x8,%eax; jne T" },
+		{ "ldh and ld merged before a jeq: host order", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 1), I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 14),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x800), R1, R0 }, 6, 3, 0, "cmp $0x800,%eax; jne T" },
+		{ "two ldh merged, one read by jgt: host order", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
+		  I(BPF_JMP | BPF_JGT | BPF_K, 0, 1, 1), I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14),
+		  I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x800), R1, R0 }, 6, 3, 0, "cmp $0x800,%eax; jne T" },
+		{ "two ld w merged at a ret #k: shared slow path in network order",
+		  { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 26), I(BPF_JMP | BPF_JEQ | BPF_K, 3, 0, 1),
+		  I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 30), I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 2), R1, R0 }, 6, 6, 0,
+		  "push %rdi; push %rsi; push %r9; lea -0x4(%rdx),%ecx; mov %r9d,%edx; call T; pop %r9; pop %rsi; pop %rdi; test %rax,%rax; js T; bswap %eax; ret" },
 		/* call depth accounting (here: lock incq) before every call */
 		{ "two h loads: call site (call depth)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 1, 11,
