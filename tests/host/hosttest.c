@@ -492,7 +492,7 @@ static void run_fuzz(u64 seed, int jobs, unsigned long programs, double seconds)
 	      tot.execs);
 	/* what the runs reached (reach.h; the model skbs have no frag_list) */
 	printf("differential fuzzing reached:\n");
-	reach_floors(&tot.reach, ((1u << REACH_NR) - 1) & ~(1u << REACH_FRAG_LIST), reach_check, NULL);
+	reach_floors(&tot.reach, REACH_KINDS & ~(1u << REACH_FRAG_LIST), reach_check, NULL);
 	/* a count, not a rate: every program asked for was compared */
 	CHECK(!programs || tot.programs == programs, "%lu of %lu programs compared",
 	      tot.programs, programs);

@@ -59,8 +59,10 @@ void reach_sites_of(const struct cbpf_jit_ctx *c, const struct sock_filter *p, u
 		/* the generator's own decisions */
 		if (c->jeq_runs && c->jeq && c->jeq[i].end)
 			site[i] |= 1u << REACH_JEQ_SEARCH;
+#if HOST_HAVE_BE_LOADS
 		if (c->be_loads && c->jeq[i].be && BPF_CLASS(p[i].code) == BPF_LD)
 			site[i] |= 1u << REACH_BE;
+#endif
 		if (i < c->x_end && BPF_CLASS(p[i].code) == BPF_LD &&
 		    BPF_MODE(p[i].code) == BPF_IND &&
 		    (i >= c->x_from ? c->x_val : 0) + p[i].k < (u32)SKF_AD_OFF)

@@ -13,6 +13,7 @@
 
 #include "diff.h"
 #include "refinterp.h"
+#include "reach.h"
 
 #define I(c, t, f, kk) { .code = (c), .jt = (t), .jf = (f), .k = (kk) }
 #define AD(x) ((u32)SKF_AD_OFF + SKF_AD_##x)
@@ -139,7 +140,9 @@ static void test_asm(void)
 	const long off_neth = (long)offsetof(struct model_skb, network_header);
 	const long off_head = (long)offsetof(struct model_skb, head);
 	const struct sock_filter RA = I(BPF_RET | BPF_A, 0, 0, 0);
+#if HOST_HAVE_BE_LOADS
 	const struct sock_filter R0 = I(BPF_RET | BPF_K, 0, 0, 0), R1 = I(BPF_RET | BPF_K, 0, 0, 1);
+#endif
 	const struct sock_filter X0 = I(BPF_LDX | BPF_IMM, 0, 0, 9); /* makes X live */
 	/* X unknown to the JIT (not a lone "ldx #k"): ld [x + k] stays indirect */
 	const struct sock_filter XL = I(BPF_LDX | BPF_W | BPF_LEN, 0, 0, 0);
@@ -309,6 +312,7 @@ static void test_asm(void)
 		/* Linux 6.2+: a tag is present iff skb->vlan_all != 0 */
 		{ "ld vlan_avail (vlan_all)", { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, AD(VLAN_TAG_PRESENT)), RA },
 		  2, 0, 10, fmt(8, "xor %%eax,%%eax; cmpl $0x0,0x%lx(%%rdi); setne %%al", off_vall) },
+#if HOST_HAVE_BE_LOADS
 		/* loads only compared with constants: left in network byte order */
 		{ "ldh [12]; jeq #0x800: slow path in line, no ror on the fast one",
 		  { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12), I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x800), R1, R0 },
@@ -344,6 +348,7 @@ static void test_asm(void)
 		  { I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 26), I(BPF_JMP | BPF_JEQ | BPF_K, 3, 0, 1),
 		  I(BPF_LD | BPF_W | BPF_ABS, 0, 0, 30), I(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 2), R1, R0 }, 6, 6, 0,
 		  "push %rdi; push %rsi; push %r9; lea -0x4(%rdx),%ecx; mov %r9d,%edx; call T; pop %r9; pop %rsi; pop %rdi; test %rax,%rax; js T; bswap %eax; ret" },
+#endif
 		/* call depth accounting (here: lock incq) before every call */
 		{ "two h loads: call site (call depth)", { I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 12),
 		  I(BPF_LD | BPF_H | BPF_ABS, 0, 0, 14), RA }, 3, 1, 11,
