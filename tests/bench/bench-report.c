@@ -35,6 +35,8 @@
 #define MAXG 8
 
 static const char *const mname[NM] = { "interp", "upstream", "direct" };
+static const char *const mlabel[NM] = { "interpreter", "upstream (cBPF->eBPF->JIT)",
+					"direct cBPF JIT" };
 
 /*
  * The targets, direct / conversion path in the same boot: geomean and
@@ -45,8 +47,6 @@ static const char *const mname[NM] = { "interp", "upstream", "direct" };
 static const double t_net = 0.40, t_net_max = 0.90, t_bytes = 0.60, t_bytes_max = 0.85,
 		    t_compile = 0.50, t_compile_max = 0.90, t_big = 0.30, t_seccomp = 0.30,
 		    t_seccomp_max = 0.80;
-static const char *const mlabel[NM] = { "interpreter", "upstream (cBPF->eBPF->JIT)",
-					"direct cBPF JIT" };
 
 struct fres {
 	int have;
